@@ -1,0 +1,100 @@
+/* Hints an interpreter author writes so that the JIT generator can turn the
+ * interpreter into a JIT compiler (see docs/architecture.md, "Hints").
+ *
+ * Natively every hint is a zero-cost identity. When the interpreter is
+ * compiled for analysis (-DJITGEN_ANALYSIS, the bitcode embedded in the
+ * binary) the hints are calls to external functions the frontend recognizes
+ * by name, and the function attributes become `annotate` strings that survive
+ * into the bitcode. */
+#ifndef JITGEN_HINTS_H
+#define JITGEN_HINTS_H
+
+#include <stdint.h>
+
+#ifdef JITGEN_ANALYSIS
+
+/* The dispatch-loop header of the interpreter: where loops of the
+ * interpreted program may close. */
+void jit_merge_point(void);
+/* Need-oriented: the value and everything it depends on must be green. */
+int64_t jit_concrete_i64(int64_t x);
+void *jit_concrete_ptr(const void *x);
+/* Make a red value green here, at run time, through a flexswitch. */
+int64_t jit_promote_i64(int64_t x);
+void *jit_promote_ptr(const void *x);
+/* The memory reachable from the pointer never changes. */
+void *jit_deepfreeze_ptr(const void *x);
+/* Make a green value red: stop specializing on it. */
+int64_t jit_forget_i64(int64_t x);
+void *jit_forget_ptr(const void *x);
+
+#define JIT_ELIDABLE __attribute__((annotate("jitgen.elidable")))
+#define JIT_DONT_LOOK_INSIDE __attribute__((annotate("jitgen.dont_look_inside")))
+#define JIT_ALLOCATOR __attribute__((annotate("jitgen.allocator")))
+#define JIT_PORTAL __attribute__((annotate("jitgen.portal")))
+
+#else
+
+static inline void jit_merge_point(void)
+{
+}
+static inline int64_t jit_concrete_i64(int64_t x)
+{
+    return x;
+}
+static inline void *jit_concrete_ptr(const void *x)
+{
+    return (void *)x;
+}
+static inline int64_t jit_promote_i64(int64_t x)
+{
+    return x;
+}
+static inline void *jit_promote_ptr(const void *x)
+{
+    return (void *)x;
+}
+static inline void *jit_deepfreeze_ptr(const void *x)
+{
+    return (void *)x;
+}
+static inline int64_t jit_forget_i64(int64_t x)
+{
+    return x;
+}
+static inline void *jit_forget_ptr(const void *x)
+{
+    return (void *)x;
+}
+
+#define JIT_ELIDABLE
+#define JIT_DONT_LOOK_INSIDE
+#define JIT_ALLOCATOR
+#define JIT_PORTAL
+
+#endif
+
+/* Type-generic forms: integers of any width go through the 64-bit variant,
+ * pointers through the pointer variant; the result has the argument's type. */
+#define JITGEN_HINT_(name, x)                                                                      \
+    ((__typeof__(x))_Generic((x),                                                                  \
+        _Bool: name##_i64,                                                                         \
+        char: name##_i64,                                                                          \
+        signed char: name##_i64,                                                                   \
+        unsigned char: name##_i64,                                                                 \
+        short: name##_i64,                                                                         \
+        unsigned short: name##_i64,                                                                \
+        int: name##_i64,                                                                           \
+        unsigned int: name##_i64,                                                                  \
+        long: name##_i64,                                                                          \
+        unsigned long: name##_i64,                                                                 \
+        long long: name##_i64,                                                                     \
+        unsigned long long: name##_i64,                                                            \
+        default: name##_ptr)(x))
+
+#define jit_concrete(x) JITGEN_HINT_(jit_concrete, x)
+#define jit_promote(x) JITGEN_HINT_(jit_promote, x)
+#define jit_forget(x) JITGEN_HINT_(jit_forget, x)
+#define jit_deepfreeze(p) ((__typeof__(p))jit_deepfreeze_ptr(p))
+
+#endif

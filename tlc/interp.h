@@ -1,0 +1,32 @@
+/* The TLC interpreter: the portal the JIT generator specializes. */
+#ifndef TLC_INTERP_H
+#define TLC_INTERP_H
+
+#include "object.h"
+
+#define TLC_STACK_CAPACITY 256 /* values per frame's operand stack */
+#define TLC_MAX_DEPTH 1000     /* nested frames, the top-level frame included */
+#define TLC_MAX_CALL_ARGS 256  /* receiver + up to 255 SEND arguments */
+
+/* A program prepared for running: everything the interpreter reads, never
+ * changed while it runs (the portal deep-freezes it). */
+typedef struct TlcCode {
+    const uint8_t *bytes;
+    int64_t len;
+    const uint8_t *insn_start;     /* len + 1 flags: pc starts an instruction */
+    const TlcType *const *classes; /* class of each descriptor in the pool */
+    const char *const *strings;    /* the string pool */
+} TlcCode;
+
+/* The integer 0 passed as the argument vector of CALL: a constant, so calls
+ * allocate nothing. */
+extern const TlcInt tlc_int_zero;
+
+/* Runs one frame: the code from `pc` with the argument vector `args`
+ * (`nargs` >= 1 values) at call depth `depth` (1 for the top-level frame).
+ * Returns the top of the frame's stack when it ends, or NULL if the stack is
+ * empty. Raises TLC errors through tlc_raise. */
+JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                               int64_t depth);
+
+#endif

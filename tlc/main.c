@@ -1,0 +1,305 @@
+/* The tlc command: asm, dis, run (docs/cli.md). */
+#include <errno.h>
+#include <gc.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "asm.h"
+#include "bytecode.h"
+#include "dis.h"
+#include "loader.h"
+#include "run.h"
+
+static const char main_usage[] =
+    "usage: tlc COMMAND [OPTIONS] ...\n"
+    "\n"
+    "Commands:\n"
+    "  asm FILE.tlc [-o OUT.tlcb]   assemble TLC assembly into a bytecode file\n"
+    "  dis FILE                     list a .tlcb (or .tlc) program with its constant pool\n"
+    "  run [OPTIONS] FILE [N]       run a .tlcb or .tlc program with input N (default 0)\n"
+    "\n"
+    "`tlc COMMAND --help` describes a command. Exit status: 0 success, 1 TLC run-time\n"
+    "error, 2 bad command line, 65 invalid input file, 66 input file cannot be opened,\n"
+    "73 output file cannot be written.\n";
+
+static const char asm_usage[] =
+    "usage: tlc asm FILE.tlc [-o OUT.tlcb]\n"
+    "\n"
+    "Assembles FILE.tlc (syntax: docs/assembly.md) into a bytecode file (format:\n"
+    "docs/bytecode-format.md). OUT defaults to FILE with the extension .tlcb. On an\n"
+    "error the message names the file and line, and no output file is written.\n";
+
+static const char dis_usage[] =
+    "usage: tlc dis FILE\n"
+    "\n"
+    "Prints a listing of FILE (.tlcb, or .tlc assembled in memory): the constant pool,\n"
+    "then each instruction with its pc, bytes, operands and resolved targets.\n";
+
+static const char run_usage[] =
+    "usage: tlc run [--engine=ENGINE] [--stats] FILE [N]\n"
+    "\n"
+    "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
+    "(default 0). Prints the program's output, then its result (if any) on its own\n"
+    "line. A run-time error prints one line `FILE: pc P: KIND in OP: detail` on\n"
+    "stderr and exits with status 1.\n"
+    "\n"
+    "Options:\n"
+    "  --engine=ENGINE  how to run: interp (the native interpreter)\n"
+    "  --stats          after the run, print `name: value` statistics on stderr\n";
+
+static int usage_error(const char *usage, const char *fmt, const char *arg)
+{
+    fprintf(stderr, "tlc: ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n%s", usage);
+    return TLC_EXIT_USAGE;
+}
+
+static int is_help(const char *arg)
+{
+    return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
+}
+
+/* OUT defaults to the input name with ".tlc" replaced by (or ".tlcb"
+ * appended). NULL when out of memory. */
+static char *default_output_name(const char *in)
+{
+    size_t n = strlen(in);
+    if (n >= 4 && strcmp(in + n - 4, ".tlc") == 0)
+        n -= 4;
+    char *out = malloc(n + 6);
+    if (out) {
+        memcpy(out, in, n);
+        memcpy(out + n, ".tlcb", 6);
+    }
+    return out;
+}
+
+/* Writes the file through a temporary name and renames it, so a failed write
+ * never leaves a partial output file behind. */
+static int write_file_atomically(const char *path, const uint8_t *data, size_t len)
+{
+    size_t n = strlen(path);
+    char *tmp = malloc(n + 16);
+    if (!tmp)
+        return -1;
+    snprintf(tmp, n + 16, "%s.tmp%ld", path, (long)getpid());
+    FILE *f = fopen(tmp, "wb");
+    int ok = f && fwrite(data, 1, len, f) == len;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (ok && rename(tmp, path) != 0)
+        ok = 0;
+    if (!ok)
+        remove(tmp);
+    free(tmp);
+    return ok ? 0 : -1;
+}
+
+static int cmd_asm(int argc, char **argv)
+{
+    const char *in = NULL, *out = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(asm_usage, stdout);
+            return TLC_EXIT_OK;
+        } else if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(asm_usage, "asm: -o needs a file name%s", "");
+            out = argv[++i];
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(asm_usage, "asm: unknown option %s", argv[i]);
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            return usage_error(asm_usage, "asm: unexpected argument %s", argv[i]);
+        }
+    }
+    if (!in)
+        return usage_error(asm_usage, "asm: missing input file%s", "");
+    size_t len;
+    char *src = tlc_read_file(in, &len);
+    if (!src) {
+        fprintf(stderr, "tlc: %s: cannot read: %s\n", in, strerror(errno));
+        return TLC_EXIT_NO_INPUT;
+    }
+    TlcDiag diag;
+    TlcProgram *prog = tlc_assemble(src, len, in, &diag);
+    free(src);
+    if (!prog) {
+        fprintf(stderr, "tlc: %s\n", diag.message);
+        return TLC_EXIT_BAD_INPUT;
+    }
+    size_t blen;
+    uint8_t *bytes = tlc_bytecode_write(prog, &blen, &diag);
+    tlc_program_free(prog);
+    if (!bytes) {
+        fprintf(stderr, "tlc: %s: %s\n", in, diag.message);
+        return TLC_EXIT_BAD_INPUT;
+    }
+    char *owned = out ? NULL : default_output_name(in);
+    const char *target = out ? out : owned;
+    int status = TLC_EXIT_OK;
+    if (!target || write_file_atomically(target, bytes, blen) != 0) {
+        fprintf(stderr, "tlc: %s: cannot write: %s\n", target ? target : "output",
+                strerror(errno));
+        status = TLC_EXIT_CANT_CREATE;
+    }
+    free(owned);
+    free(bytes);
+    return status;
+}
+
+static int cmd_dis(int argc, char **argv)
+{
+    const char *in = NULL;
+    for (int i = 0; i < argc; i++) {
+        if (is_help(argv[i])) {
+            fputs(dis_usage, stdout);
+            return TLC_EXIT_OK;
+        } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
+            return usage_error(dis_usage, "dis: unknown option %s", argv[i]);
+        } else if (!in) {
+            in = argv[i];
+        } else {
+            return usage_error(dis_usage, "dis: unexpected argument %s", argv[i]);
+        }
+    }
+    if (!in)
+        return usage_error(dis_usage, "dis: missing input file%s", "");
+    TlcDiag diag;
+    int status;
+    TlcProgram *prog = tlc_load_file(in, &diag, &status);
+    if (!prog) {
+        fprintf(stderr, "tlc: %s\n", diag.message);
+        return status;
+    }
+    bool ok = tlc_disassemble(prog, stdout) && fflush(stdout) == 0;
+    tlc_program_free(prog);
+    if (!ok) {
+        fprintf(stderr, "tlc: cannot write the listing: %s\n", strerror(errno));
+        return TLC_EXIT_CANT_CREATE;
+    }
+    return TLC_EXIT_OK;
+}
+
+typedef struct Engine {
+    const char *name;
+    TlcEngineFn fn;
+} Engine;
+
+static const Engine engines[] = {
+    {"interp", tlc_eval},
+};
+
+static const Engine *find_engine(const char *name)
+{
+    for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+        if (strcmp(engines[i].name, name) == 0)
+            return &engines[i];
+    return NULL;
+}
+
+/* Parses a whole decimal int64; 0 on success. */
+static int parse_int64(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    if (errno != 0 || end == s || *end != '\0')
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+    const char *in = NULL, *nstr = NULL;
+    const Engine *engine = &engines[0];
+    int stats = 0;
+    for (int i = 0; i < argc; i++) {
+        const char *a = argv[i];
+        if (is_help(a)) {
+            fputs(run_usage, stdout);
+            return TLC_EXIT_OK;
+        } else if (strncmp(a, "--engine=", 9) == 0) {
+            if (!(engine = find_engine(a + 9)))
+                return usage_error(run_usage, "run: unknown engine '%s'", a + 9);
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_error(run_usage, "run: unknown option %s", a);
+        } else if (!in) {
+            in = a;
+        } else if (!nstr) {
+            nstr = a;
+        } else {
+            return usage_error(run_usage, "run: unexpected argument %s", a);
+        }
+    }
+    if (!in)
+        return usage_error(run_usage, "run: missing input file%s", "");
+    int64_t n = 0;
+    if (nstr && parse_int64(nstr, &n) != 0)
+        return usage_error(run_usage, "run: N must be a 64-bit decimal integer, not '%s'", nstr);
+    TlcDiag diag;
+    int status;
+    TlcProgram *prog = tlc_load_file(in, &diag, &status);
+    if (!prog) {
+        fprintf(stderr, "tlc: %s\n", diag.message);
+        return status;
+    }
+    TlcCode *code = tlc_code_new(prog);
+    if (!code) {
+        tlc_program_free(prog);
+        fputs("tlc: out of memory\n", stderr);
+        return TLC_EXIT_INTERNAL;
+    }
+    uint64_t allocs_before = tlc_allocations;
+    double t0 = now_ms();
+    status = tlc_run_program(code, engine->fn, n, in);
+    double t1 = now_ms();
+    if (stats) {
+        fprintf(stderr, "run.allocations: %" PRIu64 "\n", tlc_allocations - allocs_before);
+        fprintf(stderr, "run.ms: %.3f\n", t1 - t0);
+    }
+    tlc_code_free(code);
+    tlc_program_free(prog);
+    return status;
+}
+
+int main(int argc, char **argv)
+{
+    GC_INIT();
+    if (argc < 2) {
+        fputs(main_usage, stderr);
+        return TLC_EXIT_USAGE;
+    }
+    const char *cmd = argv[1];
+    int status;
+    if (is_help(cmd) || strcmp(cmd, "help") == 0) {
+        fputs(main_usage, stdout);
+        status = TLC_EXIT_OK;
+    } else if (strcmp(cmd, "asm") == 0) {
+        status = cmd_asm(argc - 2, argv + 2);
+    } else if (strcmp(cmd, "dis") == 0) {
+        status = cmd_dis(argc - 2, argv + 2);
+    } else if (strcmp(cmd, "run") == 0) {
+        status = cmd_run(argc - 2, argv + 2);
+    } else {
+        status = usage_error(main_usage, "unknown command '%s'", cmd);
+    }
+    tlc_classes_free();
+    return status;
+}

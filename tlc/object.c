@@ -1,0 +1,162 @@
+#include "object.h"
+
+#include <gc.h>
+#include <stdlib.h>
+#include <string.h>
+
+uint64_t tlc_allocations;
+
+void *tlc_alloc(uint64_t size)
+{
+    tlc_allocations++;
+    void *p = GC_MALLOC(size);
+    if (!p) {
+        fflush(stdout);
+        fputs("tlc: out of memory\n", stderr);
+        exit(70);
+    }
+    return p;
+}
+
+TlcObject *tlc_int_new(int64_t value)
+{
+    TlcInt *o = tlc_alloc(sizeof(TlcInt));
+    o->base.type = &tlc_int_type;
+    o->value = value;
+    return &o->base;
+}
+
+TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr)
+{
+    TlcCons *o = tlc_alloc(sizeof(TlcCons));
+    o->base.type = &tlc_cons_type;
+    o->car = car;
+    o->cdr = cdr;
+    return &o->base;
+}
+
+TlcObject *tlc_instance_new(const TlcType *cls)
+{
+    cls = jit_deepfreeze(cls);
+    TlcInstance *o = tlc_alloc(sizeof(TlcInstance) + (uint64_t)cls->nattrs * sizeof(TlcObject *));
+    o->base.type = cls;
+    for (uint32_t i = 0; i < cls->nattrs; i++)
+        o->attrs[i] = TLC_NIL;
+    return &o->base;
+}
+
+/* ---- classes: interned types, one per distinct descriptor ---- */
+
+static TlcType **class_table;
+static size_t class_count, class_capacity;
+
+static bool same_descriptor(const TlcType *t, const TlcClassDesc *d)
+{
+    if (t->nattrs != d->nattrs || t->nmethods != d->nmethods)
+        return false;
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        if (strcmp(t->attrs[i], d->attrs[i]) != 0)
+            return false;
+    for (uint32_t i = 0; i < d->nmethods; i++)
+        if (strcmp(t->method_names[i], d->methods[i].name) != 0 ||
+            t->method_pcs[i] != d->methods[i].pc)
+            return false;
+    return true;
+}
+
+static void free_class(TlcType *t)
+{
+    if (!t)
+        return;
+    if (t->attrs)
+        for (uint32_t i = 0; i < t->nattrs; i++)
+            free((char *)t->attrs[i]);
+    if (t->method_names)
+        for (uint32_t i = 0; i < t->nmethods; i++)
+            free((char *)t->method_names[i]);
+    free((void *)t->attrs);
+    free((void *)t->method_names);
+    free((void *)t->method_pcs);
+    free(t);
+}
+
+/* Copies a descriptor into a fresh class type; NULL when out of memory. */
+static TlcType *make_class(const TlcClassDesc *d)
+{
+    TlcType *t = calloc(1, sizeof *t);
+    if (!t)
+        return NULL;
+    t->kind = TLC_KIND_INSTANCE;
+    t->name = "object";
+    t->ops = &tlc_instance_ops;
+    char **attrs = calloc(d->nattrs + 1, sizeof(char *));
+    char **names = calloc(d->nmethods + 1, sizeof(char *));
+    uint32_t *pcs = calloc(d->nmethods + 1, sizeof(uint32_t));
+    t->attrs = (const char *const *)attrs;
+    t->method_names = (const char *const *)names;
+    t->method_pcs = pcs;
+    t->nattrs = d->nattrs;
+    t->nmethods = d->nmethods;
+    if (!attrs || !names || !pcs) {
+        free_class(t);
+        return NULL;
+    }
+    for (uint32_t i = 0; i < d->nattrs; i++)
+        if (!(attrs[i] = strdup(d->attrs[i]))) {
+            free_class(t);
+            return NULL;
+        }
+    for (uint32_t i = 0; i < d->nmethods; i++) {
+        if (!(names[i] = strdup(d->methods[i].name))) {
+            free_class(t);
+            return NULL;
+        }
+        pcs[i] = d->methods[i].pc;
+    }
+    return t;
+}
+
+const TlcType *tlc_class_get(const TlcClassDesc *desc)
+{
+    for (size_t i = 0; i < class_count; i++)
+        if (same_descriptor(class_table[i], desc))
+            return class_table[i];
+    if (class_count == class_capacity) {
+        size_t cap = class_capacity ? class_capacity * 2 : 16;
+        TlcType **grown = realloc(class_table, cap * sizeof *grown);
+        if (!grown)
+            return NULL;
+        class_table = grown;
+        class_capacity = cap;
+    }
+    TlcType *t = make_class(desc);
+    if (!t)
+        return NULL;
+    class_table[class_count++] = t;
+    return t;
+}
+
+int64_t tlc_class_attr_index(const TlcType *cls, const char *name)
+{
+    for (uint32_t i = 0; i < cls->nattrs; i++)
+        if (strcmp(cls->attrs[i], name) == 0)
+            return i;
+    return -1;
+}
+
+int64_t tlc_class_method_pc(const TlcType *cls, const char *name)
+{
+    for (uint32_t i = 0; i < cls->nmethods; i++)
+        if (strcmp(cls->method_names[i], name) == 0)
+            return cls->method_pcs[i];
+    return -1;
+}
+
+void tlc_classes_free(void)
+{
+    for (size_t i = 0; i < class_count; i++)
+        free_class(class_table[i]);
+    free(class_table);
+    class_table = NULL;
+    class_count = class_capacity = 0;
+}

@@ -1,0 +1,119 @@
+/* The TLC object model: boxed values over the Boehm GC, with a per-type table
+ * of operations (docs/architecture.md, "The TLC interpreter").
+ *
+ * Every value is a pointer to a TlcObject whose first field is its type. The
+ * types of integers, nil and cons cells are constant globals; every class is
+ * a type of its own, created once per distinct class descriptor (hash-consed)
+ * and never changed afterwards, so the JIT may fold loads from any type. */
+#ifndef TLC_OBJECT_H
+#define TLC_OBJECT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "jitgen/hints.h"
+#include "program.h"
+
+typedef struct TlcType TlcType;
+typedef struct TlcOps TlcOps;
+
+typedef struct TlcObject {
+    const TlcType *type;
+} TlcObject;
+
+typedef struct TlcInt {
+    TlcObject base;
+    int64_t value;
+} TlcInt;
+
+typedef struct TlcCons {
+    TlcObject base;
+    TlcObject *car;
+    TlcObject *cdr;
+} TlcCons;
+
+/* An instance: its type is its class; one slot per attribute. */
+typedef struct TlcInstance {
+    TlcObject base;
+    TlcObject *attrs[];
+} TlcInstance;
+
+typedef enum TlcKind {
+    TLC_KIND_INT,
+    TLC_KIND_NIL,
+    TLC_KIND_CONS,
+    TLC_KIND_INSTANCE,
+} TlcKind;
+
+/* Operations every type provides. Binary operations receive the operands in
+ * stack order (b below a) plus the opcode and pc, which only error messages
+ * use. They return the result or raise a TLC error (they never return NULL). */
+struct TlcOps {
+    bool (*truth)(TlcObject *self);
+    TlcObject *(*add)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    TlcObject *(*sub)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    TlcObject *(*mul)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    TlcObject *(*div)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    /* b == a in the sense of EQ */
+    bool (*eq)(TlcObject *b, TlcObject *a);
+    /* ordering for LT..GE: returns -1, 0, 1; both must be integers */
+    int (*compare)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    TlcObject *(*car)(TlcObject *self, int op, int64_t pc);
+    TlcObject *(*cdr)(TlcObject *self, int op, int64_t pc);
+};
+
+struct TlcType {
+    TlcKind kind;
+    const char *name; /* "int", "nil", "cons", "object" */
+    const TlcOps *ops;
+    /* classes only */
+    uint32_t nattrs;
+    const char *const *attrs;
+    uint32_t nmethods;
+    const char *const *method_names;
+    const uint32_t *method_pcs;
+};
+
+extern const TlcType tlc_int_type;
+extern const TlcType tlc_nil_type;
+extern const TlcType tlc_cons_type;
+extern const TlcObject tlc_nil_object;
+extern const TlcOps tlc_instance_ops; /* shared by every class */
+
+#define TLC_NIL ((TlcObject *)&tlc_nil_object)
+
+/* The one allocation function: fresh zero-filled GC memory of `size` bytes.
+ * Counts every call (tlc_allocations). Exits with status 70 when out of
+ * memory. */
+JIT_ALLOCATOR void *tlc_alloc(uint64_t size);
+
+/* Allocations made so far (reported as run.allocations). */
+extern uint64_t tlc_allocations;
+
+/* The type of a value, promoted: the JIT specializes the code that follows on
+ * it (one flexswitch per distinct type seen). Types are never mutated. */
+static inline const TlcType *tlc_type_of(const TlcObject *o)
+{
+    return jit_deepfreeze(jit_promote(o->type));
+}
+
+TlcObject *tlc_int_new(int64_t value);
+TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr);
+TlcObject *tlc_instance_new(const TlcType *cls);
+
+/* The class for a descriptor: equal descriptors (same attribute names and
+ * same method names with the same entry points, in order) give the same
+ * type. NULL when out of memory. */
+JIT_ELIDABLE const TlcType *tlc_class_get(const TlcClassDesc *desc);
+
+/* Index of attribute `name` in class `cls`, or -1. */
+JIT_ELIDABLE int64_t tlc_class_attr_index(const TlcType *cls, const char *name);
+
+/* Entry pc of method `name` of class `cls`, or -1. */
+JIT_ELIDABLE int64_t tlc_class_method_pc(const TlcType *cls, const char *name);
+
+/* Releases the class table (at process exit; for leak checkers). */
+void tlc_classes_free(void);
+
+#endif

@@ -1,0 +1,106 @@
+#define GC_THREADS
+#include "run.h"
+
+#include <gc.h>
+#include <pthread.h>
+#include <stdlib.h>
+
+#include "errors.h"
+#include "values.h"
+#include "verify.h"
+
+TlcCode *tlc_code_new(const TlcProgram *prog)
+{
+    TlcCode *code = calloc(1, sizeof *code);
+    const TlcType **classes = calloc(prog->nclasses + 1, sizeof *classes);
+    uint8_t *starts = tlc_insn_starts(prog);
+    if (!code || !classes || !starts)
+        goto fail;
+    for (uint32_t k = 0; k < prog->nclasses; k++)
+        if (!(classes[k] = tlc_class_get(&prog->classes[k])))
+            goto fail;
+    code->bytes = prog->code;
+    code->len = prog->code_len;
+    code->insn_start = starts;
+    code->classes = classes;
+    code->strings = (const char *const *)prog->strings;
+    return code;
+fail:
+    free(code);
+    free(classes);
+    free(starts);
+    return NULL;
+}
+
+void tlc_code_free(TlcCode *code)
+{
+    if (!code)
+        return;
+    free((void *)code->insn_start);
+    free((void *)code->classes);
+    free(code);
+}
+
+#define RUN_STACK_BYTES ((size_t)1 << 30) /* reserved, committed only as used */
+
+typedef struct RunJob {
+    const TlcCode *code;
+    TlcEngineFn engine;
+    int64_t n;
+    TlcObject *result;
+    int status;
+} RunJob;
+
+static void *run_job(void *arg)
+{
+    RunJob *job = arg;
+    jmp_buf handler;
+    tlc_error_handler = &handler;
+    if (setjmp(handler)) {
+        tlc_error_handler = NULL;
+        job->status = 1;
+        return NULL;
+    }
+    TlcObject *args[1] = {tlc_int_new(job->n)};
+    job->result = job->engine(job->code, 0, args, 1, 1);
+    tlc_error_handler = NULL;
+    job->status = 0;
+    return NULL;
+}
+
+int tlc_execute(const TlcCode *code, TlcEngineFn engine, int64_t n, TlcObject **result)
+{
+    RunJob job = {code, engine, n, NULL, -1};
+    pthread_attr_t attr;
+    pthread_t thread;
+    if (pthread_attr_init(&attr) != 0)
+        return -1;
+    int failed = pthread_attr_setstacksize(&attr, RUN_STACK_BYTES) != 0 ||
+                 pthread_create(&thread, &attr, run_job, &job) != 0;
+    pthread_attr_destroy(&attr);
+    if (failed)
+        return -1;
+    pthread_join(thread, NULL);
+    *result = job.result;
+    return job.status;
+}
+
+int tlc_run_program(const TlcCode *code, TlcEngineFn engine, int64_t n, const char *file)
+{
+    FILE *out = tlc_out ? tlc_out : stdout;
+    TlcObject *result = NULL;
+    int status = tlc_execute(code, engine, n, &result);
+    if (status < 0) {
+        fputs("tlc: cannot start the interpreter thread\n", stderr);
+        return TLC_EXIT_INTERNAL;
+    }
+    if (status == 0 && result)
+        tlc_print(result);
+    fflush(out);
+    if (status == 0)
+        return TLC_EXIT_OK;
+    char line[512];
+    tlc_format_error(&tlc_last_error, file, line, sizeof line);
+    fprintf(stderr, "%s\n", line);
+    return TLC_EXIT_RUNTIME_ERROR;
+}
