@@ -288,7 +288,7 @@ static bool code_reserve(Asm *a, uint32_t size)
     TlcProgram *prog = a->prog;
     if (prog->code_len + size > TLC_MAX_CODE_LEN)
         return err(a, "code too long (more than %u bytes)", TLC_MAX_CODE_LEN);
-    if (prog->code_len + 3u <= a->code_cap)
+    if (prog->code_len + size <= a->code_cap)
         return true;
     size_t cap = a->code_cap ? a->code_cap * 2 : 256;
     uint8_t *code = realloc(prog->code, cap);
@@ -763,6 +763,8 @@ static bool final_verify(Asm *a)
     TlcDiag vd;
     if (tlc_verify(a->prog, &vd))
         return true;
+    if (strcmp(vd.message, "out of memory") == 0)
+        return oom(a);
     snprintf(a->diag->message, sizeof a->diag->message,
              "%s: internal error: assembled program fails verification: %.300s", a->file,
              vd.message);

@@ -231,7 +231,7 @@ uint8_t *tlc_bytecode_write(const TlcProgram *prog, size_t *out_len, TlcDiag *di
     }
     if (!payload_size(prog, &payload_len, diag))
         return NULL;
-    if (payload_len > UINT32_MAX) {
+    if ((uint64_t)payload_len > UINT32_MAX) {
         set_diag(diag, "cannot write: payload too large");
         return NULL;
     }
@@ -305,7 +305,7 @@ static bool read_name(Reader *r, char **out, const char *field)
     snprintf(what, sizeof what, "%s length", field);
     if (!read_u8(r, &n, what) || !need(r, n, field))
         return false;
-    if (memchr(r->p, '\0', n)) {
+    if (n && memchr(r->p, '\0', n)) {
         set_diag(r->diag, "%s contains a NUL byte", field);
         return false;
     }
@@ -314,7 +314,8 @@ static bool read_name(Reader *r, char **out, const char *field)
         set_diag(r->diag, "out of memory");
         return false;
     }
-    memcpy(s, r->p, n);
+    if (n)
+        memcpy(s, r->p, n);
     s[n] = '\0';
     r->p += n;
     r->left -= n;
@@ -448,7 +449,8 @@ static bool read_code(Reader *r, TlcProgram *prog)
         set_diag(r->diag, "out of memory");
         return false;
     }
-    memcpy(prog->code, r->p, n);
+    if (n)
+        memcpy(prog->code, r->p, n);
     prog->code_len = n;
     r->p += n;
     r->left -= n;

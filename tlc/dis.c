@@ -1,13 +1,14 @@
 /* The disassembler. Listing layout (documented in docs/bytecode-format.md):
  *
- *   ; constant pool: 1 class, 2 strings
- *   ; class 0: attrs value,next  methods accumulate=L_0012
+ *   ; constant pool: 1 class, 1 string
+ *   ; class 0: attrs value  methods run=L_0005
  *   ; string 0: "value"
- *   ; code (23 bytes)
- *   0000  02 05     PUSH 5
- *   0002  12 04     BR_COND L_0008        ; -> 0008
- *   L_0008:
- *   0008  15        RETURN
+ *   ; code (6 bytes)
+ *   0000  1c 00     NEW value,run=L_0005  ; class 0
+ *   0002  1d 00     GETATTR value         ; string 0
+ *   0004  21        PRINT
+ *   L_0005:
+ *   0005  15        RETURN
  *
  * The instruction column (mnemonic and operands) is written in the assembly
  * syntax, with labels named after their pc, so that it can be fed back to the
@@ -15,7 +16,6 @@
  * defensively (bounds-checked) so that an unverified one cannot crash it. */
 #include "dis.h"
 
-#include <ctype.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -31,6 +31,7 @@ typedef struct Dis {
     FILE *out;
     int pc_width;    /* hex digits of pcs and labels: 4, more for long code */
     uint8_t *target; /* code_len + 1 flags: pc needs a label */
+    bool out_of_memory;
 } Dis;
 
 /* Hex digits needed for every pc up to code_len, at least 4. */
@@ -89,8 +90,9 @@ static bool mark_targets(Dis *d)
     return true;
 }
 
-/* Appends formatted text to a fixed buffer, truncating silently (the buffers
- * are sized for the longest descriptor, so truncation means garbage input). */
+/* Appends formatted text to a small fixed buffer (a mnemonic with one name,
+ * a note), truncating rather than overflowing; buffers are sized so that
+ * truncation does not happen for any program. */
 static void append(char *buf, size_t size, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
@@ -162,7 +164,7 @@ static void print_quoted(FILE *out, const char *s)
     for (const unsigned char *p = (const unsigned char *)name_or(s); *p; p++) {
         if (*p == '"' || *p == '\\')
             fprintf(out, "\\%c", *p);
-        else if (isprint(*p))
+        else if (*p >= 0x20 && *p < 0x7f) /* ASCII only, whatever the locale */
             fputc(*p, out);
         else
             fprintf(out, "\\x%02x", *p);
@@ -212,8 +214,7 @@ static const char *pool_string(const TlcProgram *prog, uint8_t index)
  * the mnemonic) and the remark for the ';' column into `note`. Returns a
  * malloc'd descriptor for NEW that the caller prints instead of `text`'s
  * operand, since descriptors can be far longer than the fixed buffers. */
-static char *format_operand(const Dis *d, uint32_t pc, char *text, size_t tsize, char *note,
-                            size_t nsize)
+static char *format_operand(Dis *d, uint32_t pc, char *text, size_t tsize, char *note, size_t nsize)
 {
     const TlcProgram *prog = d->prog;
     const TlcOpInfo *info = tlc_op_info(prog->code[pc]);
@@ -241,8 +242,11 @@ static char *format_operand(const Dis *d, uint32_t pc, char *text, size_t tsize,
         break;
     case TLC_OPND_CLASS:
         append(note, nsize, "class %u", (unsigned)a);
-        if (a < prog->nclasses)
-            return class_text(d, a);
+        if (a < prog->nclasses) {
+            char *desc = class_text(d, a);
+            d->out_of_memory |= desc == NULL;
+            return desc;
+        }
         append(text, tsize, " ?");
         break;
     case TLC_OPND_STRING:
@@ -278,7 +282,7 @@ static void print_text(const Dis *d, const char *text, const char *extra, const 
 /* Prints the instruction at pc and returns its size; a byte that is no
  * opcode, or an instruction cut off by the end, is printed alone (size 1 or
  * the rest of the code) so the listing always terminates. */
-static uint32_t print_insn(const Dis *d, uint32_t pc)
+static uint32_t print_insn(Dis *d, uint32_t pc)
 {
     const TlcProgram *prog = d->prog;
     uint32_t size = insn_size(prog, pc);
@@ -310,7 +314,7 @@ static void print_label(const Dis *d, uint32_t pc)
     fprintf(d->out, "L_%0*" PRIx32 ":\n", d->pc_width, pc);
 }
 
-static void print_code(const Dis *d)
+static void print_code(Dis *d)
 {
     const TlcProgram *prog = d->prog;
     fprintf(d->out, "; code (%" PRIu32 " byte%s)\n", prog->code_len,
@@ -329,13 +333,14 @@ static void print_code(const Dis *d)
 
 bool tlc_disassemble(const TlcProgram *prog, FILE *out)
 {
-    if (!prog || !out || (prog->code_len && !prog->code))
+    if (!prog || !out || (prog->code_len && !prog->code) || (prog->nstrings && !prog->strings) ||
+        (prog->nclasses && !prog->classes))
         return false;
-    Dis d = {prog, out, pc_width_for(prog->code_len), NULL};
+    Dis d = {prog, out, pc_width_for(prog->code_len), NULL, false};
     if (!mark_targets(&d))
         return false;
     print_pool(&d);
     print_code(&d);
     free(d.target);
-    return !ferror(out);
+    return !d.out_of_memory && !ferror(out);
 }

@@ -155,6 +155,8 @@ static bool check_classes(const TlcProgram *prog, TlcDiag *diag)
  * present). Branch targets are left for check_branches. */
 static bool check_operand(const TlcProgram *prog, uint32_t pc, const TlcOpInfo *info, TlcDiag *diag)
 {
+    if (info->operand_bytes == 0)
+        return true;
     uint8_t b = prog->code[pc + 1];
     switch (info->operand) {
     case TLC_OPND_DEPTH:
