@@ -948,6 +948,62 @@ static void test_insn_starts(void **state)
     free(starts);
 }
 
+/* Random code never crashes the verifier; whenever it accepts, an
+ * independent decode agrees with tlc_insn_starts and every static branch
+ * lands on an instruction start. */
+static void test_verify_random_code(void **state)
+{
+    (void)state;
+    char *s[] = {"a", "b"};
+    TlcMethodDesc m[] = {{"m", 0}};
+    TlcClassDesc cls = {1, s, 1, m};
+    unsigned seed = 99;
+    int accepted = 0;
+    for (int iter = 0; iter < 50000; iter++) {
+        uint8_t code[24];
+        seed = seed * 1103515245u + 12345u;
+        uint32_t len = (seed >> 16) % (sizeof code + 1);
+        for (uint32_t i = 0; i < len; i++) {
+            seed = seed * 1103515245u + 12345u;
+            unsigned r = seed >> 16;
+            /* Mostly opcodes and small operands, sometimes anything. */
+            code[i] = (uint8_t)(r % 8 == 0 ? r >> 3 : r % 37);
+        }
+        seed = seed * 1103515245u + 12345u;
+        m[0].pc = (seed >> 16) % (len + 2);
+        TlcProgram p = prog_of(len ? code : NULL, len);
+        p.nstrings = 2;
+        p.strings = s;
+        p.nclasses = 1;
+        p.classes = &cls;
+        TlcDiag d;
+        if (!tlc_verify(&p, &d))
+            continue;
+        accepted++;
+        uint8_t *starts = tlc_insn_starts(&p);
+        assert_non_null(starts);
+        uint32_t pc = 0;
+        while (pc < len) {
+            const TlcOpInfo *info = tlc_op_info(code[pc]);
+            assert_non_null(info);
+            assert_true(starts[pc]);
+            for (uint32_t k = 1; k <= info->operand_bytes; k++)
+                assert_false(starts[pc + k]);
+            if (info->operand == TLC_OPND_LABEL) {
+                long target = (long)pc + 2 + (int8_t)code[pc + 1];
+                assert_true(target >= 0 && target <= (long)len);
+                assert_true(starts[target]);
+            }
+            pc += 1u + info->operand_bytes;
+        }
+        assert_int_equal(pc, len);
+        assert_true(starts[len]);
+        assert_true(starts[m[0].pc]);
+        free(starts);
+    }
+    assert_true(accepted > 1000);
+}
+
 /* ---- out of memory (only with -Wl,--wrap=malloc,--wrap=calloc,--wrap=realloc
  * and -DTLC_TEST_WRAP_ALLOC) ------------------------------------------------ */
 
@@ -1044,6 +1100,7 @@ int main(void)
         cmocka_unit_test(test_verify_duplicates),
         cmocka_unit_test(test_verify_limits),
         cmocka_unit_test(test_insn_starts),
+        cmocka_unit_test(test_verify_random_code),
 #ifdef TLC_TEST_WRAP_ALLOC
         cmocka_unit_test(test_out_of_memory),
 #endif

@@ -1,0 +1,47 @@
+# jitgen_bitcode(NAME OUTPUT file.bc SOURCES a.c b.c [DEFINES X Y])
+#
+# Compiles C sources a second time with clang-19 to LLVM bitcode for the JIT
+# generator's frontend and links them into one module. The pipeline is fixed
+# so that the graphs keep the interpreter's structure (docs/architecture.md,
+# "Translation time"):
+#   -O1                      SSA form (mem2reg), simplified CFG, constant folding,
+#                            small inlining: the shape the partial evaluator reads
+#   -fno-unroll-loops        loops of the interpreter stay loops
+#   -fno-vectorize, -fno-slp-vectorize
+#                            no vector types in the graphs
+#   -fno-builtin-memcpy/memset stay calls the frontend maps to its own ops
+#   -gline-tables-only       source lines for messages and dumps
+#   -DJITGEN_ANALYSIS        hints become calls the frontend recognizes
+set(JITGEN_BITCODE_FLAGS
+  -std=c17 -O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize
+  -gline-tables-only -DJITGEN_ANALYSIS -D_GNU_SOURCE
+  -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR})
+
+function(jitgen_bitcode name)
+  cmake_parse_arguments(BC "" "OUTPUT" "SOURCES;DEFINES" ${ARGN})
+  set(objects)
+  foreach(src ${BC_SOURCES})
+    get_filename_component(base ${src} NAME_WE)
+    get_filename_component(abs ${src} ABSOLUTE)
+    set(bc ${CMAKE_CURRENT_BINARY_DIR}/${name}.${base}.bc)
+    set(defs)
+    foreach(d ${BC_DEFINES})
+      list(APPEND defs -D${d})
+    endforeach()
+    add_custom_command(
+      OUTPUT ${bc}
+      COMMAND ${CLANG19} ${JITGEN_BITCODE_FLAGS} ${defs} -emit-llvm -c ${abs} -o ${bc}
+      DEPENDS ${abs}
+      IMPLICIT_DEPENDS C ${abs}
+      COMMENT "Bitcode ${src}"
+      VERBATIM)
+    list(APPEND objects ${bc})
+  endforeach()
+  add_custom_command(
+    OUTPUT ${BC_OUTPUT}
+    COMMAND ${LLVM_LINK} ${objects} -o ${BC_OUTPUT}
+    DEPENDS ${objects}
+    COMMENT "Linking bitcode ${name}"
+    VERBATIM)
+  add_custom_target(${name} DEPENDS ${BC_OUTPUT})
+endfunction()
