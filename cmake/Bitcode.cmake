@@ -9,7 +9,6 @@
 #   -fno-unroll-loops        loops of the interpreter stay loops
 #   -fno-vectorize, -fno-slp-vectorize
 #                            no vector types in the graphs
-#   -fno-builtin-memcpy/memset stay calls the frontend maps to its own ops
 #   -gline-tables-only       source lines for messages and dumps
 #   -DJITGEN_ANALYSIS        hints become calls the frontend recognizes
 set(JITGEN_BITCODE_FLAGS
