@@ -196,6 +196,8 @@ enum JgGraphFlags {
     JG_FLAG_PORTAL = 1u << 3,
     JG_FLAG_NORETURN = 1u << 4,
     JG_FLAG_EXTERNAL = 1u << 5, /* declaration only: no blocks, call natively */
+    JG_FLAG_RESIDUAL = 1u << 6, /* built by the partial evaluator: values may be used in
+                                   any block their definition dominates */
 };
 
 /* A function: block 0 is the entry; its parameters are the function's. */

@@ -24,8 +24,17 @@ const TlcInt tlc_int_zero = {.base = {.type = &tlc_int_type}, .value = 0};
             tlc_raise(TLC_ERR_STACK_OVERFLOW, op, at, "operand stack full (256 values)");         \
     } while (0)
 
+/* Popping clears the slot: values above the stack top are dead, and a
+ * cleared slot keeps them out of the state the JIT carries around loops. */
+static inline TlcObject *take(TlcObject **slot)
+{
+    TlcObject *v = *slot;
+    *slot = NULL;
+    return v;
+}
+
 #define PUSH(v) (stack[sp++] = (v))
-#define POP() (stack[--sp])
+#define POP() take(&stack[--sp])
 #define OPERAND_I8() ((int8_t)code->bytes[pc++])
 #define OPERAND_U8() (code->bytes[pc++])
 
@@ -55,7 +64,7 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
         }
         case TLC_OP_POP:
             NEED(1);
-            sp--;
+            stack[--sp] = NULL;
             break;
         case TLC_OP_SWAP: {
             NEED(2);
@@ -168,6 +177,7 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
                 tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
             callargs[0] = (TlcObject *)&tlc_int_zero.base;
             TlcObject *r = tlc_eval(code, pc + offset, callargs, 1, depth + 1);
+            callargs[0] = NULL;
             if (r) {
                 ROOM(1);
                 PUSH(r);
@@ -245,9 +255,11 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
             if (depth >= TLC_MAX_DEPTH)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
             for (int64_t i = 0; i <= argc; i++)
-                callargs[i] = stack[sp - argc - 1 + i];
+                callargs[i] = take(&stack[sp - argc - 1 + i]);
             sp -= argc + 1;
             TlcObject *r = tlc_eval(code, entry, callargs, argc + 1, depth + 1);
+            for (int64_t i = 0; i <= argc; i++)
+                callargs[i] = NULL;
             if (r)
                 PUSH(r);
             break;

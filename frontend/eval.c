@@ -1,0 +1,741 @@
+/* The graph evaluator (eval.h, docs/graph-tools.md).
+ *
+ * One activation = one frame of uint64 slots, one per value of the graph
+ * (constants included, so an operand is always frame[v]). Every slot holds
+ * its value zero-extended from its type's width: results are masked when
+ * written, so operations never see stray high bits. The frame, the memory of
+ * ALLOCA ops and the argument arrays of calls all live on the C stack
+ * (alloca / VLAs, never malloc): a conservative collector scanning the stack
+ * (Boehm, used by the interpreter) then sees every pointer the evaluated
+ * code holds, exactly as it would for the native code.
+ *
+ * The evaluator trusts the graph to be verified (jg_verify_graph); it checks
+ * only what would otherwise corrupt its own memory (link and call arity,
+ * missing terminators) and aborts with a message on those bugs. */
+#include "eval.h"
+
+#include <alloca.h>
+#include <ffi.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Per-type tables, indexed by (type & 15) so that a corrupt type cannot read
+ * past them. */
+static const uint64_t type_mask[16] = {
+    [JG_I1] = 1,           [JG_I8] = 0xff,        [JG_I16] = 0xffff,      [JG_I32] = 0xffffffffu,
+    [JG_I64] = UINT64_MAX, [JG_PTR] = UINT64_MAX, [JG_F32] = 0xffffffffu, [JG_F64] = UINT64_MAX,
+};
+static const uint64_t sign_bit[16] = {
+    [JG_I1] = 1,
+    [JG_I8] = 0x80,
+    [JG_I16] = 0x8000,
+    [JG_I32] = 0x80000000u,
+    [JG_I64] = UINT64_C(1) << 63,
+    [JG_PTR] = UINT64_C(1) << 63,
+    [JG_F32] = 0x80000000u,
+    [JG_F64] = UINT64_C(1) << 63,
+};
+static const unsigned type_bits[16] = {
+    [JG_I1] = 1,   [JG_I8] = 8,   [JG_I16] = 16, [JG_I32] = 32,
+    [JG_I64] = 64, [JG_PTR] = 64, [JG_F32] = 32, [JG_F64] = 64,
+};
+
+#define SIGN64 (UINT64_C(1) << 63)
+
+static inline uint64_t mask(unsigned t, uint64_t x)
+{
+    return x & type_mask[t & 15];
+}
+
+/* Sign-extension of a `t`-wide value to 64 bits, computed in unsigned
+ * arithmetic (no implementation-defined conversions). */
+static inline uint64_t sext(unsigned t, uint64_t x)
+{
+    uint64_t sb = sign_bit[t & 15];
+    return ((x & type_mask[t & 15]) ^ sb) - sb;
+}
+
+static inline int64_t as_signed(uint64_t x)
+{
+    int64_t s;
+    memcpy(&s, &x, sizeof s);
+    return s;
+}
+
+static inline double as_f64(uint64_t bits)
+{
+    double d;
+    memcpy(&d, &bits, sizeof d);
+    return d;
+}
+
+static inline float as_f32(uint64_t bits)
+{
+    uint32_t b = (uint32_t)bits;
+    float f;
+    memcpy(&f, &b, sizeof f);
+    return f;
+}
+
+static inline uint64_t from_f64(double d)
+{
+    uint64_t bits;
+    memcpy(&bits, &d, sizeof bits);
+    return bits;
+}
+
+static inline uint64_t from_f32(float f)
+{
+    uint32_t bits;
+    memcpy(&bits, &f, sizeof bits);
+    return bits;
+}
+
+/* A float operand of type t (f32 or f64) as a double (exact for f32). */
+static inline double as_float(unsigned t, uint64_t bits)
+{
+    return t == JG_F32 ? (double)as_f32(bits) : as_f64(bits);
+}
+
+/* A double rounded to the float type t, as slot bits. */
+static inline uint64_t from_float(unsigned t, double d)
+{
+    return t == JG_F32 ? from_f32((float)d) : from_f64(d);
+}
+
+/* A bug in a graph or in its caller: report and stop (never continue with a
+ * wrong result). */
+static _Noreturn void eval_bug(const JgGraph *g, uint32_t block, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+static _Noreturn void eval_bug(const JgGraph *g, uint32_t block, const char *fmt, ...)
+{
+    fflush(stdout);
+    fprintf(stderr, "jitgen: eval: graph %s, block %" PRIu32 ": ",
+            g && g->name ? g->name : "<anonymous>", block);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    abort();
+}
+
+/* ---- arithmetic with LLVM's semantics at every width ---- */
+
+/* sdiv/srem: division by zero and INT_MIN / -1 are undefined in LLVM; the
+ * evaluator must not trap on them, so they yield 0 (srem) or wrap (sdiv). */
+static uint64_t signed_divide(bool rem, unsigned t, uint64_t a, uint64_t b)
+{
+    int64_t x = as_signed(sext(t, a)), y = as_signed(sext(t, b));
+    if (y == 0)
+        return 0;
+    if (y == -1)
+        return rem ? 0 : 0 - (uint64_t)x;
+    return (uint64_t)(rem ? x % y : x / y);
+}
+
+static inline uint64_t shift_amount(unsigned t, uint64_t b)
+{
+    return b & (type_bits[t & 15] - 1);
+}
+
+static inline uint64_t ashr(unsigned t, uint64_t a, uint64_t b)
+{
+    uint64_t x = sext(t, a), s = shift_amount(t, b);
+    return (x & SIGN64) ? ~(~x >> s) : x >> s;
+}
+
+static uint64_t float_binary(unsigned code, unsigned t, uint64_t a, uint64_t b)
+{
+    if (t == JG_F32) {
+        float x = as_f32(a), y = as_f32(b);
+        switch (code) {
+        case JG_OP_FADD:
+            return from_f32(x + y);
+        case JG_OP_FSUB:
+            return from_f32(x - y);
+        case JG_OP_FMUL:
+            return from_f32(x * y);
+        default:
+            return from_f32(x / y);
+        }
+    }
+    double x = as_f64(a), y = as_f64(b);
+    switch (code) {
+    case JG_OP_FADD:
+        return from_f64(x + y);
+    case JG_OP_FSUB:
+        return from_f64(x - y);
+    case JG_OP_FMUL:
+        return from_f64(x * y);
+    default:
+        return from_f64(x / y);
+    }
+}
+
+static inline bool icmp(unsigned pred, unsigned t, uint64_t x, uint64_t y)
+{
+    if (pred >= JG_SGT) {
+        x = sext(t, x) ^ SIGN64; /* order-preserving map of signed onto unsigned */
+        y = sext(t, y) ^ SIGN64;
+    }
+    switch (pred) {
+    case JG_EQ:
+        return x == y;
+    case JG_NE:
+        return x != y;
+    case JG_UGT:
+    case JG_SGT:
+        return x > y;
+    case JG_UGE:
+    case JG_SGE:
+        return x >= y;
+    case JG_ULT:
+    case JG_SLT:
+        return x < y;
+    default:
+        return x <= y;
+    }
+}
+
+static bool fcmp(unsigned pred, double x, double y)
+{
+    bool uno = x != x || y != y;
+    switch (pred) {
+    case JG_FOEQ:
+        return !uno && x == y;
+    case JG_FONE:
+        return !uno && x != y;
+    case JG_FOGT:
+        return !uno && x > y;
+    case JG_FOGE:
+        return !uno && x >= y;
+    case JG_FOLT:
+        return !uno && x < y;
+    case JG_FOLE:
+        return !uno && x <= y;
+    case JG_FORD:
+        return !uno;
+    case JG_FUNO:
+        return uno;
+    case JG_FUEQ:
+        return uno || x == y;
+    case JG_FUNE:
+        return uno || x != y;
+    case JG_FUGT:
+        return uno || x > y;
+    case JG_FUGE:
+        return uno || x >= y;
+    case JG_FULT:
+        return uno || x < y;
+    case JG_FULE:
+        return uno || x <= y;
+    case JG_FTRUE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* fptosi / fptoui: out of range (and NaN) is poison in LLVM and undefined
+ * in C; the evaluator yields 0 there. */
+static uint64_t float_to_int(bool is_signed, double d)
+{
+    if (is_signed)
+        return d >= -9223372036854775808.0 && d < 9223372036854775808.0 ? (uint64_t)(int64_t)d : 0;
+    return d > -1.0 && d < 18446744073709551616.0 ? (uint64_t)d : 0;
+}
+
+static uint64_t convert(unsigned code, unsigned from, unsigned to, uint64_t x)
+{
+    switch (code) {
+    case JG_OP_SEXT:
+        return sext(from, x);
+    case JG_OP_SITOFP:
+        return from_float(to, (double)as_signed(sext(from, x)));
+    case JG_OP_UITOFP:
+        return to == JG_F32 ? from_f32((float)x) : from_f64((double)x);
+    case JG_OP_FPTOSI:
+    case JG_OP_FPTOUI:
+        return float_to_int(code == JG_OP_FPTOSI, as_float(from, x));
+    case JG_OP_FPEXT:
+        return from_f64((double)as_f32(x));
+    case JG_OP_FPTRUNC:
+        return from_f32((float)as_f64(x));
+    default: /* zext, trunc, ptrtoint, inttoptr, bitcast: the mask does it */
+        return x;
+    }
+}
+
+/* ---- memory ---- */
+
+static inline uint64_t load(uint64_t addr, unsigned t)
+{
+    const void *p = (const void *)(uintptr_t)addr;
+    switch (type_bits[t & 15]) {
+    case 1:
+    case 8: {
+        uint8_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case 16: {
+        uint16_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    case 32: {
+        uint32_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    default: {
+        uint64_t v;
+        memcpy(&v, p, sizeof v);
+        return v;
+    }
+    }
+}
+
+static inline void store(uint64_t addr, unsigned t, uint64_t x)
+{
+    void *p = (void *)(uintptr_t)addr;
+    switch (type_bits[t & 15]) {
+    case 1:
+    case 8: {
+        uint8_t v = (uint8_t)x;
+        memcpy(p, &v, sizeof v);
+        return;
+    }
+    case 16: {
+        uint16_t v = (uint16_t)x;
+        memcpy(p, &v, sizeof v);
+        return;
+    }
+    case 32: {
+        uint32_t v = (uint32_t)x;
+        memcpy(p, &v, sizeof v);
+        return;
+    }
+    default:
+        memcpy(p, &x, sizeof x);
+        return;
+    }
+}
+
+/* ---- native calls through libffi ---- */
+
+static ffi_type *ffi_type_of(JgType t)
+{
+    switch (t) {
+    case JG_VOID:
+        return &ffi_type_void;
+    case JG_I1:
+        return &ffi_type_uint8; /* C bool: zero-extended */
+    case JG_I8:
+        return &ffi_type_sint8; /* the IR does not record signext/zeroext: */
+    case JG_I16:
+        return &ffi_type_sint16; /* assume C's default signed char/short */
+    case JG_I32:
+        return &ffi_type_sint32;
+    case JG_I64:
+        return &ffi_type_sint64;
+    case JG_PTR:
+        return &ffi_type_pointer;
+    case JG_F32:
+        return &ffi_type_float;
+    case JG_F64:
+        return &ffi_type_double;
+    }
+    return NULL;
+}
+
+/* One argument in the C type libffi reads for it. */
+typedef union NativeArg {
+    uint8_t u8;
+    int8_t s8;
+    int16_t s16;
+    int32_t s32;
+    int64_t s64;
+    void *p;
+    float f;
+    double d;
+} NativeArg;
+
+static void set_native_arg(NativeArg *a, JgType t, uint64_t bits)
+{
+    switch (t) {
+    case JG_I1:
+        a->u8 = (uint8_t)(bits & 1);
+        break;
+    case JG_I8:
+        a->s8 = (int8_t)as_signed(sext(JG_I8, bits));
+        break;
+    case JG_I16:
+        a->s16 = (int16_t)as_signed(sext(JG_I16, bits));
+        break;
+    case JG_I32:
+        a->s32 = (int32_t)as_signed(sext(JG_I32, bits));
+        break;
+    case JG_PTR:
+        a->p = (void *)(uintptr_t)bits;
+        break;
+    case JG_F32:
+        a->f = as_f32(bits);
+        break;
+    case JG_F64:
+        a->d = as_f64(bits);
+        break;
+    default:
+        a->s64 = as_signed(bits);
+        break;
+    }
+}
+
+/* Where libffi writes a result: small integers come back widened to a full
+ * ffi_arg, so the buffer is at least that large. */
+typedef union NativeResult {
+    ffi_arg a;
+    uint64_t u64;
+    void *p;
+    float f;
+    double d;
+} NativeResult;
+
+static uint64_t native_result_bits(JgType t, const NativeResult *r)
+{
+    switch (t) {
+    case JG_VOID:
+        return 0;
+    case JG_I1:
+    case JG_I8:
+    case JG_I16:
+    case JG_I32:
+        return mask(t, (uint64_t)r->a);
+    case JG_PTR:
+        return (uint64_t)(uintptr_t)r->p;
+    case JG_F32:
+        return from_f32(r->f);
+    case JG_F64:
+        return from_f64(r->d);
+    default:
+        return r->u64;
+    }
+}
+
+uint64_t jg_call_native(void *fn, JgType ret, uint32_t nargs, const JgType *types,
+                        const uint64_t *args, uint32_t nfixed)
+{
+    ffi_type *atypes[nargs + 1];
+    NativeArg storage[nargs + 1];
+    void *values[nargs + 1];
+    for (uint32_t i = 0; i < nargs; i++) {
+        atypes[i] = ffi_type_of(types[i]);
+        if (!atypes[i] || types[i] == JG_VOID)
+            eval_bug(NULL, 0, "native call to %p: argument %" PRIu32 " has type %s", fn, i,
+                     jg_type_name(types[i]));
+        set_native_arg(&storage[i], types[i], args[i]);
+        values[i] = &storage[i];
+    }
+    ffi_type *rtype = ffi_type_of(ret);
+    if (!rtype)
+        eval_bug(NULL, 0, "native call to %p: bad result type %u", fn, (unsigned)ret);
+    ffi_cif cif;
+    ffi_status st = nfixed < nargs
+                        ? ffi_prep_cif_var(&cif, FFI_DEFAULT_ABI, nfixed, nargs, rtype, atypes)
+                        : ffi_prep_cif(&cif, FFI_DEFAULT_ABI, nargs, rtype, atypes);
+    if (st != FFI_OK)
+        eval_bug(NULL, 0, "native call to %p: libffi cannot describe the call (status %d)", fn,
+                 (int)st);
+    NativeResult result;
+    memset(&result, 0, sizeof result);
+    ffi_call(&cif, FFI_FN(fn), &result, values);
+    return native_result_bits(ret, &result);
+}
+
+/* ---- calls ---- */
+
+static bool has_body(const JgGraph *g)
+{
+    return !(g->flags & JG_FLAG_EXTERNAL) && g->blocks.count > 0 && !g->variadic;
+}
+
+/* A call the evaluator does not evaluate: through libffi, with the types of
+ * the argument values and of the op's result. */
+static uint64_t call_native_op(const JgGraph *g, uint32_t block, const JgOp *op, void *fn,
+                               const JgGraph *callee, uint32_t n, const uint64_t *argv)
+{
+    if (!fn)
+        eval_bug(g, block, "call to a null function pointer%s%s", callee ? " for " : "",
+                 callee && callee->name ? callee->name : "");
+    JgType types[n + 1];
+    for (uint32_t i = 0; i < n; i++)
+        types[i] = jg_value_type(g, op->args[i + 1]);
+    uint32_t nfixed = callee && callee->variadic && callee->nparams < n ? callee->nparams : n;
+    return jg_call_native(fn, (JgType)op->type, n, types, argv, nfixed);
+}
+
+/* Kept out of line so the argument array is released when the call returns
+ * (the caller's loop must not grow its own frame per call). */
+static __attribute__((noinline)) uint64_t do_call(JgEvaluator *ev, const JgGraph *g, uint32_t block,
+                                                  const JgOp *op, const uint64_t *frame)
+{
+    if (op->nargs == 0)
+        eval_bug(g, block, "call without a callee operand");
+    uint32_t n = op->nargs - 1;
+    uint64_t argv[n + 1];
+    for (uint32_t i = 0; i < n; i++)
+        argv[i] = frame[op->args[i + 1]];
+    void *fn = (void *)(uintptr_t)frame[op->args[0]];
+    const JgGraph *callee = op->callee;
+    if (!callee && ev->module && fn)
+        callee = jg_module_graph_by_native(ev->module, fn);
+    if (!fn && callee)
+        fn = callee->native;
+    uint64_t r = 0;
+    if (!ev->hook || !ev->hook(ev->hook_ctx, ev, callee, fn, n, argv, &r)) {
+        if (callee && has_body(callee)) {
+            if (n != callee->nparams)
+                eval_bug(g, block, "%" PRIu32 " arguments to %s, which takes %" PRIu32, n,
+                         callee->name ? callee->name : "<anonymous>", callee->nparams);
+            r = jg_eval(ev, callee, argv);
+        } else {
+            r = call_native_op(g, block, op, fn, callee, n, argv);
+        }
+    }
+    if (callee && (callee->flags & JG_FLAG_NORETURN))
+        eval_bug(g, block, "%s is noreturn, but returned",
+                 callee->name ? callee->name : "<anonymous>");
+    return r;
+}
+
+/* ---- the interpreter loop ---- */
+
+static const JgLink *switch_target(const JgGraph *g, const JgTerm *t, uint64_t v)
+{
+    unsigned vt = jg_value_type(g, t->value);
+    for (uint32_t i = 1; i < t->nlinks; i++)
+        if (mask(vt, (uint64_t)t->cases[i - 1]) == v)
+            return &t->links[i];
+    return &t->links[0];
+}
+
+/* The link a terminator takes, or NULL for a return (result in *ret). */
+static const JgLink *take_terminator(const JgGraph *g, uint32_t block, const uint64_t *frame,
+                                     uint64_t *ret)
+{
+    const JgTerm *t = &g->blocks.items[block].term;
+    switch (t->kind) {
+    case JG_TERM_GOTO:
+        return &t->links[0];
+    case JG_TERM_BRANCH:
+        return &t->links[(frame[t->value] & 1) ? 0 : 1];
+    case JG_TERM_SWITCH:
+    case JG_TERM_FLEXSWITCH: /* the cases present in the graph, else the default */
+        return switch_target(g, t, frame[t->value]);
+    case JG_TERM_RETURN:
+        *ret = t->value ? frame[t->value] : 0;
+        return NULL;
+    case JG_TERM_UNREACHABLE:
+        eval_bug(g, block, "reached unreachable");
+    case JG_TERM_NONE:
+        eval_bug(g, block, "block without a terminator");
+    default:
+        eval_bug(g, block, "unknown terminator kind %u", t->kind);
+    }
+}
+
+/* Runs the graph's blocks from the entry on a prepared frame. ALLOCA memory
+ * is alloca'd here, so it lives exactly as long as this activation. */
+static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
+{
+    const JgValueInfo *vals = g->values.items;
+    uint64_t small_scratch[16];
+    uint64_t *scratch = small_scratch;
+    uint32_t scratch_cap = 16;
+    uint32_t cur = 0;
+    for (;;) {
+        const JgBlock *b = &g->blocks.items[cur];
+        ev->ops_executed += b->ops.count;
+        for (unsigned i = 0, nops = b->ops.count; i < nops; i++) {
+            const JgOp *op = &b->ops.items[i];
+            const JgVal *a = op->args;
+            unsigned t = op->type;
+            uint64_t r;
+            switch ((JgOpcode)op->opcode) {
+            case JG_OP_ADD:
+                r = frame[a[0]] + frame[a[1]];
+                break;
+            case JG_OP_SUB:
+                r = frame[a[0]] - frame[a[1]];
+                break;
+            case JG_OP_MUL:
+                r = frame[a[0]] * frame[a[1]];
+                break;
+            case JG_OP_SDIV:
+            case JG_OP_SREM:
+                r = signed_divide(op->opcode == JG_OP_SREM, t, frame[a[0]], frame[a[1]]);
+                break;
+            case JG_OP_UDIV:
+                r = frame[a[1]] ? frame[a[0]] / frame[a[1]] : 0;
+                break;
+            case JG_OP_UREM:
+                r = frame[a[1]] ? frame[a[0]] % frame[a[1]] : 0;
+                break;
+            case JG_OP_AND:
+                r = frame[a[0]] & frame[a[1]];
+                break;
+            case JG_OP_OR:
+                r = frame[a[0]] | frame[a[1]];
+                break;
+            case JG_OP_XOR:
+                r = frame[a[0]] ^ frame[a[1]];
+                break;
+            case JG_OP_SHL:
+                r = frame[a[0]] << shift_amount(t, frame[a[1]]);
+                break;
+            case JG_OP_LSHR:
+                r = frame[a[0]] >> shift_amount(t, frame[a[1]]);
+                break;
+            case JG_OP_ASHR:
+                r = ashr(t, frame[a[0]], frame[a[1]]);
+                break;
+            case JG_OP_FADD:
+            case JG_OP_FSUB:
+            case JG_OP_FMUL:
+            case JG_OP_FDIV:
+                r = float_binary(op->opcode, t, frame[a[0]], frame[a[1]]);
+                break;
+            case JG_OP_FNEG:
+                r = frame[a[0]] ^ sign_bit[t & 15];
+                break;
+            case JG_OP_ICMP:
+                r = icmp(op->pred, vals[a[0]].type, frame[a[0]], frame[a[1]]);
+                break;
+            case JG_OP_FCMP: {
+                unsigned ft = vals[a[0]].type;
+                r = fcmp(op->pred, as_float(ft, frame[a[0]]), as_float(ft, frame[a[1]]));
+                break;
+            }
+            case JG_OP_SELECT:
+                r = (frame[a[0]] & 1) ? frame[a[1]] : frame[a[2]];
+                break;
+            case JG_OP_ZEXT:
+            case JG_OP_TRUNC:
+            case JG_OP_PTRTOINT:
+            case JG_OP_INTTOPTR:
+            case JG_OP_BITCAST:
+                r = frame[a[0]];
+                break;
+            case JG_OP_SEXT:
+            case JG_OP_SITOFP:
+            case JG_OP_UITOFP:
+            case JG_OP_FPTOSI:
+            case JG_OP_FPTOUI:
+            case JG_OP_FPEXT:
+            case JG_OP_FPTRUNC:
+                r = convert(op->opcode, vals[a[0]].type, t, frame[a[0]]);
+                break;
+            case JG_OP_PTRADD:
+                r = frame[a[0]] + frame[a[1]];
+                break;
+            case JG_OP_LOAD:
+                r = load(frame[a[0]], t);
+                break;
+            case JG_OP_STORE:
+                store(frame[a[0]], vals[a[1]].type, frame[a[1]]);
+                continue;
+            case JG_OP_ALLOCA: {
+                size_t size = op->imm > 0 ? (size_t)op->imm : 0;
+                void *p = alloca(size ? size : 1);
+                memset(p, 0, size);
+                r = (uint64_t)(uintptr_t)p;
+                break;
+            }
+            case JG_OP_MEMCPY:
+                if (frame[a[2]])
+                    memmove((void *)(uintptr_t)frame[a[0]], (const void *)(uintptr_t)frame[a[1]],
+                            (size_t)frame[a[2]]);
+                continue;
+            case JG_OP_MEMSET:
+                if (frame[a[2]])
+                    memset((void *)(uintptr_t)frame[a[0]], (int)(frame[a[1]] & 0xff),
+                           (size_t)frame[a[2]]);
+                continue;
+            case JG_OP_CALL:
+                r = do_call(ev, g, cur, op, frame);
+                break;
+            case JG_OP_PROMOTE:
+            case JG_OP_CONCRETE:
+            case JG_OP_DEEPFREEZE:
+            case JG_OP_FORGET:
+                r = frame[a[0]];
+                break;
+            case JG_OP_MERGE_POINT:
+                continue;
+            default:
+                eval_bug(g, cur, "op %u: unknown opcode %u", i, op->opcode);
+            }
+            frame[op->result] = mask(t, r); /* void results land in the unused slot 0 */
+        }
+
+        uint64_t ret = 0;
+        const JgLink *l = take_terminator(g, cur, frame, &ret);
+        if (!l)
+            return ret;
+        if (l->target >= g->blocks.count)
+            eval_bug(g, cur, "link to missing block %" PRIu32, l->target);
+        const JgBlock *target = &g->blocks.items[l->target];
+        uint32_t n = l->nargs;
+        if (n != target->nparams)
+            eval_bug(g, cur,
+                     "link passes %" PRIu32 " values to block %" PRIu32 " of %" PRIu32
+                     " parameters",
+                     n, l->target, target->nparams);
+        /* parallel assignment: a link may pass a block's parameters back to
+         * itself in another order */
+        if (n > scratch_cap) {
+            scratch_cap = n > 2 * scratch_cap ? n : 2 * scratch_cap;
+            scratch = alloca(sizeof(uint64_t) * scratch_cap);
+        }
+        for (uint32_t i = 0; i < n; i++)
+            scratch[i] = frame[l->args[i]];
+        for (uint32_t i = 0; i < n; i++)
+            frame[target->params[i]] = scratch[i];
+        cur = l->target;
+    }
+}
+
+/* A declaration is called natively with the graph's own signature. */
+static uint64_t eval_external(const JgGraph *g, const uint64_t *args)
+{
+    if (!g->native)
+        eval_bug(g, 0, "no native address to call");
+    JgType types[g->nparams + 1];
+    for (uint32_t i = 0; i < g->nparams; i++)
+        types[i] = (JgType)g->param_types[i];
+    return jg_call_native(g->native, (JgType)g->ret_type, g->nparams, types, args, g->nparams);
+}
+
+uint64_t jg_eval(JgEvaluator *ev, const JgGraph *g, const uint64_t *args)
+{
+    if (!has_body(g))
+        return eval_external(g, args);
+    const JgValueInfo *vals = g->values.items;
+    uint32_t n = g->values.count;
+    uint64_t *frame = alloca(sizeof(uint64_t) * (n ? n : 1));
+    frame[0] = 0;
+    for (uint32_t v = 1; v < n; v++)
+        frame[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
+    const JgBlock *entry = &g->blocks.items[0];
+    if (entry->nparams != g->nparams)
+        eval_bug(g, 0, "entry block has %" PRIu32 " parameters, the graph %" PRIu32, entry->nparams,
+                 g->nparams);
+    for (uint32_t i = 0; i < entry->nparams; i++)
+        frame[entry->params[i]] = mask(vals[entry->params[i]].type, args[i]);
+    return run(ev, g, frame);
+}

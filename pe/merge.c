@@ -1,0 +1,524 @@
+/* Merge points: keys of green values, residual blocks with the virtual state
+ * each assumes, matching an arriving state against them, and generalizing
+ * when none fits. Also the walks over a state's residual values used by
+ * promotion. */
+#include <string.h>
+
+#include "pe_internal.h"
+
+/* ---- walking the red part of a state in canonical order ---- */
+
+static bool local_is_green(const Frame *f, uint32_t local_index, JgVal *value_out)
+{
+    JgVal v = f->info->locals[f->block][local_index];
+    *value_out = v;
+    return v && f->bta->color[v] == JG_GREEN && f->locals[local_index].kind == AV_CONST;
+}
+
+/* ---- keys ---- */
+
+typedef struct Buf {
+    uint8_t *data;
+    uint32_t len, cap;
+    JgArena *arena;
+} Buf;
+
+static void buf_put(Buf *b, const void *p, uint32_t n)
+{
+    if (b->len + n > b->cap) {
+        uint32_t cap = b->cap ? b->cap * 2 : 256;
+        while (cap < b->len + n)
+            cap *= 2;
+        uint8_t *grown = jg_arena_alloc(b->arena, cap);
+        if (b->len)
+            memcpy(grown, b->data, b->len);
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+}
+
+static uint64_t hash_bytes(const uint8_t *p, uint32_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (uint32_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* The key: position of every frame and the constants of its green locals. */
+static void make_key(const State *s, Buf *key)
+{
+    for (uint32_t d = 0; d < s->depth; d++) {
+        const Frame *f = &s->frames[d];
+        buf_put(key, &f->g, sizeof f->g);
+        buf_put(key, &f->block, sizeof f->block);
+        buf_put(key, &f->op, sizeof f->op);
+        for (uint32_t l = 0; l < f->nlocals; l++) {
+            JgVal v;
+            uint8_t tag = local_is_green(f, l, &v) ? 1 : (f->locals[l].kind == AV_NONE ? 2 : 0);
+            buf_put(key, &tag, 1);
+            if (tag == 1)
+                buf_put(key, &f->locals[l].bits, sizeof(uint64_t));
+        }
+    }
+}
+
+/* ---- parallel walks ---- */
+
+typedef enum WalkMode {
+    WALK_MATCH,      /* does `cur` fit `shape` (no materialization)? collect args */
+    WALK_GENERALIZE, /* build `shape` from `cur` and a previous shape */
+} WalkMode;
+
+typedef struct Walk {
+    JgPe *pe;
+    WalkMode mode;
+    State *cur;
+    uint32_t block;    /* where residual values are emitted (args) */
+    bool ok;
+    bool full;         /* generalize everything to variables */
+    JG_VEC(JgVal) args;     /* link arguments, one per VAR slot of the shape */
+    JG_VEC(uint8_t) types;  /* their types (for new block parameters) */
+    JG_VEC(Av *) var_slots; /* generalize: the shape slots that became variables */
+    uint32_t mark;
+} Walk;
+
+static void add_arg(Walk *w, Av c, Av *slot)
+{
+    JgVal v = residualize(w->pe, w->cur, w->block, c);
+    JG_VEC_PUSH(&w->pe->arena, w->args, v);
+    JG_VEC_PUSH(&w->pe->arena, w->types, c.type);
+    if (slot)
+        JG_VEC_PUSH(&w->pe->arena, w->var_slots, slot);
+}
+
+static void match_av(Walk *w, Av t, Av c);
+
+static void match_virt(Walk *w, Virt *t, Virt *c)
+{
+    if (t->mark == w->mark) {
+        if (t->copy != c)
+            w->ok = false;
+        return;
+    }
+    if (c->mark == w->mark || c->materialized || t->kind != c->kind || t->size != c->size ||
+        t->allocator != c->allocator || t->nfields != c->nfields) {
+        w->ok = false;
+        return;
+    }
+    t->mark = w->mark;
+    c->mark = w->mark;
+    t->copy = c;
+    for (uint32_t i = 0; i < t->nfields && w->ok; i++) {
+        if (t->fields[i].offset != c->fields[i].offset || t->fields[i].type != c->fields[i].type) {
+            w->ok = false;
+            return;
+        }
+        match_av(w, t->fields[i].value, c->fields[i].value);
+    }
+}
+
+/* In match mode, `t` is the target shape's slot and `c` the current one. */
+static void match_av(Walk *w, Av t, Av c)
+{
+    if (!w->ok)
+        return;
+    if (c.kind == AV_VIRT && c.obj->materialized) {
+        Av v = av_var(JG_PTR, c.obj->materialized);
+        v.offset = c.offset;
+        c = v;
+    }
+    switch (t.kind) {
+    case AV_VAR:
+        if (c.kind == AV_VIRT && w->mode == WALK_MATCH && !w->full) {
+            w->ok = false; /* would escape: prefer a more specialized block */
+            return;
+        }
+        if (w->mode == WALK_MATCH && w->ok)
+            JG_VEC_PUSH(&w->pe->arena, w->types, c.type);
+        JG_VEC_PUSH(&w->pe->arena, w->args, 0);
+        return;
+    case AV_CONST:
+        if (c.kind != AV_CONST || c.bits != t.bits)
+            w->ok = false;
+        return;
+    case AV_VIRT:
+        if (c.kind != AV_VIRT || c.offset != t.offset) {
+            w->ok = false;
+            return;
+        }
+        match_virt(w, t.obj, c.obj);
+        return;
+    default:
+        if (c.kind != AV_NONE)
+            w->ok = false;
+        return;
+    }
+}
+
+static void clear_marks_av(Av a);
+
+static void clear_marks_virt(Virt *o)
+{
+    if (!o->mark && !o->copy)
+        return;
+    o->mark = 0;
+    o->copy = NULL;
+    for (uint32_t i = 0; i < o->nfields; i++)
+        clear_marks_av(o->fields[i].value);
+}
+
+static void clear_marks_av(Av a)
+{
+    if (a.kind == AV_VIRT)
+        clear_marks_virt(a.obj);
+}
+
+static void clear_marks(State *s)
+{
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            clear_marks_av(s->frames[d].locals[l]);
+}
+
+/* Red slots of a frame: locals that are not green constants. */
+static bool red_slot(const Frame *f, uint32_t l)
+{
+    JgVal v;
+    return !local_is_green(f, l, &v);
+}
+
+/* Checks whether `cur` fits `shape`; on success, w->args has one entry per
+ * VAR slot, filled by a second pass with residual values. */
+static bool match_state(Walk *w, State *shape, State *cur)
+{
+    w->ok = true;
+    w->mark = ++w->pe->walk;
+    for (uint32_t d = 0; d < shape->depth && w->ok; d++) {
+        Frame *tf = &shape->frames[d], *cf = &cur->frames[d];
+        for (uint32_t l = 0; l < tf->nlocals && w->ok; l++)
+            if (red_slot(cf, l))
+                match_av(w, tf->locals[l], cf->locals[l]);
+    }
+    clear_marks(shape);
+    clear_marks(cur);
+    return w->ok;
+}
+
+/* Second pass after a successful match: the residual value of every current
+ * slot that the shape holds as a variable, in the same order. */
+static void collect_args(Walk *w, Av t, Av c)
+{
+    if (c.kind == AV_VIRT && c.obj->materialized) {
+        Av v = av_var(JG_PTR, c.obj->materialized);
+        v.offset = c.offset;
+        c = v;
+    }
+    if (t.kind == AV_VAR) {
+        add_arg(w, c, NULL);
+        return;
+    }
+    if (t.kind == AV_VIRT && c.kind == AV_VIRT && t.obj->mark != w->mark) {
+        t.obj->mark = w->mark;
+        for (uint32_t i = 0; i < t.obj->nfields; i++)
+            collect_args(w, t.obj->fields[i].value, c.obj->fields[i].value);
+    }
+}
+
+static void collect_state_args(Walk *w, State *shape, State *cur)
+{
+    w->args.count = 0;
+    w->types.count = 0;
+    w->mark = ++w->pe->walk;
+    for (uint32_t d = 0; d < shape->depth; d++) {
+        Frame *tf = &shape->frames[d], *cf = &cur->frames[d];
+        for (uint32_t l = 0; l < tf->nlocals; l++)
+            if (red_slot(cf, l))
+                collect_args(w, tf->locals[l], cf->locals[l]);
+    }
+    clear_marks(shape);
+}
+
+/* ---- generalization ---- */
+
+/* Generalizes `c` (current) against `prev` (a previous shape's slot, or
+ * AV_NONE when there is no counterpart). Virtuals stay virtual (fields
+ * generalized), constants stay constant while unchanged. Returns the shape
+ * slot; variables are left as AV_VAR with var 0 and recorded in var_slots
+ * order by the caller's second pass. */
+static Av generalize_av(Walk *w, Av c, Av prev);
+
+static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
+{
+    if (c->copy)
+        return c->copy;
+    Virt *g = virt_new(w->pe, (VirtKind)c->kind, c->size, c->allocator);
+    w->pe->stats.virtuals--; /* a shape, not a new object */
+    c->copy = g;
+    bool parallel = prev && prev->kind == c->kind && prev->size == c->size &&
+                    prev->nfields == c->nfields;
+    for (uint32_t i = 0; i < c->nfields; i++) {
+        Av pv = {0};
+        if (parallel && prev->fields[i].offset == c->fields[i].offset &&
+            prev->fields[i].type == c->fields[i].type)
+            pv = prev->fields[i].value;
+        Av v = generalize_av(w, c->fields[i].value, pv);
+        virt_store(w->pe, g, c->fields[i].offset, (JgType)c->fields[i].type, v);
+    }
+    return g;
+}
+
+static Av generalize_av(Walk *w, Av c, Av prev)
+{
+    if (c.kind == AV_VIRT && c.obj->materialized) {
+        Av v = av_var(JG_PTR, c.obj->materialized);
+        v.offset = c.offset;
+        c = v;
+    }
+    Av var = {.kind = AV_VAR, .type = c.type};
+    switch (c.kind) {
+    case AV_CONST:
+        if (w->full || (prev.kind != AV_NONE && (prev.kind != AV_CONST || prev.bits != c.bits)))
+            return var;
+        /* a zero constant that stays zero needs no field: keep it */
+        return c;
+    case AV_VAR:
+        return var;
+    case AV_VIRT: {
+        if (w->full)
+            return var;
+        Av r = c;
+        r.obj = generalize_virt(w, c.obj, prev.kind == AV_VIRT ? prev.obj : NULL);
+        return r;
+    }
+    default:
+        return c;
+    }
+}
+
+static void clear_copies_av(Av a)
+{
+    if (a.kind == AV_VIRT && a.obj->copy) {
+        Virt *o = a.obj;
+        o->copy = NULL;
+        for (uint32_t i = 0; i < o->nfields; i++)
+            clear_copies_av(o->fields[i].value);
+    }
+}
+
+/* Numbers the VAR slots of a freshly generalized state as parameters of
+ * `block`, in canonical order, and collects the matching link arguments
+ * from `cur` (walked in parallel). */
+static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
+{
+    if (c.kind == AV_VIRT && c.obj->materialized) {
+        Av v = av_var(JG_PTR, c.obj->materialized);
+        v.offset = c.offset;
+        c = v;
+    }
+    if (slot->kind == AV_VAR) {
+        add_arg(w, c, NULL);
+        slot->var = jg_block_add_param(w->pe->rg, block, (JgType)c.type);
+        slot->offset = 0;
+        return;
+    }
+    if (slot->kind == AV_VIRT && slot->obj->mark != w->mark) {
+        slot->obj->mark = w->mark;
+        for (uint32_t i = 0; i < slot->obj->nfields; i++)
+            bind_params(w, &slot->obj->fields[i].value, c.obj->fields[i].value, block);
+    }
+}
+
+/* ---- the merge point ---- */
+
+static PeResidualData *residual_data(JgPe *pe)
+{
+    PeResidualData *rd = pe->current->pe_private;
+    if (!rd) {
+        rd = jg_arena_alloc(pe->rg->arena, sizeof *rd);
+        rd->merge_buckets = 64;
+        rd->merge_table = jg_arena_alloc(pe->rg->arena, sizeof(MergeEntry *) * rd->merge_buckets);
+        pe->current->pe_private = rd;
+    }
+    return rd;
+}
+
+static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
+{
+    jg_set_goto(pe->rg, from, jg_link(pe->rg, to, w->args.count, w->args.items));
+}
+
+bool merge_point(JgPe *pe, State **state, uint32_t *block)
+{
+    State *cur = *state;
+    PeResidualData *rd = residual_data(pe);
+    Buf key = {.arena = pe->rg->arena};
+    make_key(cur, &key);
+    uint64_t h = hash_bytes(key.data, key.len);
+    MergeEntry **bucket = &rd->merge_table[h % rd->merge_buckets];
+    Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
+    unsigned count = 0;
+    MergeEntry *last = NULL;
+    for (MergeEntry *e = *bucket; e; e = e->next) {
+        if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
+            continue;
+        count++;
+        if (!last)
+            last = e;
+        w.args.count = 0;
+        w.types.count = 0;
+        if (match_state(&w, e->shape, cur)) {
+            collect_state_args(&w, e->shape, cur);
+            jump(pe, &w, *block, e->block);
+            return true;
+        }
+    }
+    unsigned limit = pe->options.max_specializations ? pe->options.max_specializations : 6;
+    w.full = count >= limit;
+    if (w.full) {
+        /* past the bound: reuse a fully general block when one exists */
+        for (MergeEntry *e = *bucket; e; e = e->next) {
+            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
+                continue;
+            w.args.count = 0;
+            if (match_state(&w, e->shape, cur)) {
+                collect_state_args(&w, e->shape, cur);
+                jump(pe, &w, *block, e->block);
+                return true;
+            }
+        }
+    }
+    /* a new block whose state generalizes what differs from the last one */
+    State *g = state_copy(pe, cur);
+    cache_forget_all(g);
+    w.mode = WALK_GENERALIZE;
+    for (uint32_t d = 0; d < g->depth; d++) {
+        Frame *gf = &g->frames[d];
+        const Frame *cf = &cur->frames[d];
+        const Frame *pf = last ? &last->shape->frames[d] : NULL;
+        for (uint32_t l = 0; l < gf->nlocals; l++)
+            if (red_slot(cf, l))
+                gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0});
+    }
+    for (uint32_t d = 0; d < cur->depth; d++)
+        for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
+            clear_copies_av(cur->frames[d].locals[l]);
+    uint32_t nb = jg_block_new(pe->rg, 0, NULL);
+    pe->stats.residual_blocks++;
+    w.args.count = 0;
+    w.types.count = 0;
+    w.mark = ++pe->walk;
+    for (uint32_t d = 0; d < g->depth; d++) {
+        Frame *gf = &g->frames[d];
+        const Frame *cf = &cur->frames[d];
+        for (uint32_t l = 0; l < gf->nlocals; l++)
+            if (red_slot(cf, l))
+                bind_params(&w, &gf->locals[l], cf->locals[l], nb);
+    }
+    clear_marks(g);
+    jump(pe, &w, *block, nb);
+    MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
+    e->hash = h;
+    e->keylen = key.len;
+    e->key = key.data;
+    e->block = nb;
+    e->shape = state_copy(pe, g);
+    e->next = *bucket;
+    *bucket = e;
+    rd->merge_count++;
+    *state = g;
+    *block = nb;
+    return false;
+}
+
+/* ---- live values and renaming (promotion) ---- */
+
+typedef struct LiveWalk {
+    JgVal *out;
+    uint32_t n, max;
+    uint32_t mark;
+} LiveWalk;
+
+static void live_av(LiveWalk *lw, Av a)
+{
+    if (a.kind == AV_VAR) {
+        for (uint32_t i = 0; i < lw->n && i < lw->max; i++)
+            if (lw->out[i] == a.var)
+                return;
+        if (lw->n < lw->max)
+            lw->out[lw->n] = a.var;
+        lw->n++;
+    } else if (a.kind == AV_VIRT) {
+        Virt *o = a.obj;
+        if (o->materialized) {
+            live_av(lw, av_var(JG_PTR, o->materialized));
+            return;
+        }
+        if (o->mark == lw->mark)
+            return;
+        o->mark = lw->mark;
+        for (uint32_t i = 0; i < o->nfields; i++)
+            live_av(lw, o->fields[i].value);
+    }
+}
+
+uint32_t state_live_vars(JgPe *pe, const State *s, JgVal *out, uint32_t max)
+{
+    LiveWalk lw = {out, 0, max, ++pe->walk};
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            live_av(&lw, s->frames[d].locals[l]);
+    for (uint32_t i = 0; i < s->ncache; i++)
+        live_av(&lw, s->cache[i].value);
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            clear_marks_av(s->frames[d].locals[l]);
+    for (uint32_t i = 0; i < s->ncache; i++)
+        clear_marks_av(s->cache[i].value);
+    return lw.n;
+}
+
+typedef struct Rename {
+    uint32_t n;
+    const JgVal *from;
+    const Av *to;
+    uint32_t mark;
+} Rename;
+
+static void rename_av(Rename *r, Av *a)
+{
+    if (a->kind == AV_VAR) {
+        for (uint32_t i = 0; i < r->n; i++)
+            if (r->from[i] == a->var) {
+                int64_t offset = a->offset;
+                uint8_t type = a->type;
+                *a = r->to[i];
+                a->type = type;
+                if (a->kind == AV_CONST)
+                    a->bits = jg_truncate_bits((JgType)type, a->bits + (uint64_t)offset);
+                else
+                    a->offset += offset;
+                return;
+            }
+    } else if (a->kind == AV_VIRT) {
+        Virt *o = a->obj;
+        if (o->mark == r->mark)
+            return;
+        o->mark = r->mark;
+        for (uint32_t i = 0; i < o->nfields; i++)
+            rename_av(r, &o->fields[i].value);
+    }
+}
+
+void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *to)
+{
+    Rename r = {n, from, to, ++pe->walk};
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            rename_av(&r, &s->frames[d].locals[l]);
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            clear_marks_av(s->frames[d].locals[l]);
+}

@@ -1,0 +1,193 @@
+/* The partial evaluator's entry points: specializing the portal for a green
+ * key, and resuming at a flexswitch miss. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "pe_internal.h"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options)
+{
+    JgPe *pe = calloc(1, sizeof *pe);
+    if (!pe)
+        return NULL;
+    pe->module = m;
+    pe->bta = bta;
+    if (options)
+        pe->options = *options;
+    pe->infos = jg_arena_alloc(&pe->arena, sizeof(PeGraphInfo *) * (m->graphs.count + 1));
+    return pe;
+}
+
+void jg_pe_free(JgPe *pe)
+{
+    if (!pe)
+        return;
+    JgResidual *r = pe->residuals;
+    while (r) {
+        JgResidual *next = r->next;
+        JgArena *arena = r->graph->arena;
+        jg_arena_free(arena);
+        free(arena);
+        free(r);
+        r = next;
+    }
+    jg_arena_free(&pe->arena);
+    free(pe);
+}
+
+const JgPeStats *jg_pe_stats(const JgPe *pe)
+{
+    return &pe->stats;
+}
+
+const JgModule *jg_pe_module(const JgPe *pe)
+{
+    return pe->module;
+}
+
+JgResidual *jg_pe_residuals(const JgPe *pe)
+{
+    return pe->residuals;
+}
+
+const char *jg_pe_error(const JgPe *pe)
+{
+    return pe->error;
+}
+
+static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
+{
+    const JgGraph *portal = pe->module->portal;
+    uint64_t greens = pe->bta->portal_green_params;
+    for (JgResidual *r = pe->residuals; r; r = r->next) {
+        bool same = true;
+        for (uint32_t i = 0; i < portal->nparams && same; i++)
+            if (i < 64 && (greens >> i & 1) && r->green_args[i] != args[i])
+                same = false;
+        if (same)
+            return r;
+    }
+    return NULL;
+}
+
+/* A new residual graph: its parameters are the portal's red parameters. */
+static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
+{
+    const JgGraph *portal = pe->module->portal;
+    uint64_t greens = pe->bta->portal_green_params;
+    JgResidual *r = calloc(1, sizeof *r);
+    JgArena *arena = calloc(1, sizeof *arena);
+    if (!r || !arena) {
+        free(r);
+        free(arena);
+        return NULL;
+    }
+    JgType types[portal->nparams + 1];
+    uint32_t nred = 0;
+    for (uint32_t i = 0; i < portal->nparams; i++)
+        if (!(i < 64 && (greens >> i & 1)))
+            types[nred++] = (JgType)portal->param_types[i];
+    char name[96];
+    snprintf(name, sizeof name, "%s.residual%llu", portal->name,
+             (unsigned long long)pe->stats.specializations);
+    r->graph = jg_graph_new(arena, jg_arena_strndup(arena, name, strlen(name)),
+                            (JgType)portal->ret_type, nred, types);
+    r->graph->flags = JG_FLAG_RESIDUAL;
+    r->green_args = jg_arena_alloc(arena, sizeof(uint64_t) * (portal->nparams + 1));
+    for (uint32_t i = 0; i < portal->nparams; i++)
+        r->green_args[i] = (i < 64 && (greens >> i & 1)) ? args[i] : 0;
+    r->next = pe->residuals;
+    pe->residuals = r;
+    pe->stats.specializations++;
+    pe->stats.residual_blocks++;
+    return r;
+}
+
+JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t errsize)
+{
+    JgResidual *r = find_residual(pe, args);
+    if (r)
+        return r;
+    double t0 = now_ms();
+    r = new_residual(pe, args);
+    if (!r) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    pe->current = r;
+    pe->rg = r->graph;
+    pe->failed = false;
+    const JgGraph *portal = pe->module->portal;
+    uint64_t greens = pe->bta->portal_green_params;
+    State *s = state_new(pe);
+    Frame *f = state_push_frame(pe, s, portal, pe->bta->portal, 0);
+    f->portal_args = r->green_args;
+    const JgBlock *entry = &portal->blocks.items[0];
+    uint32_t red = 0;
+    for (uint32_t i = 0; i < portal->nparams; i++) {
+        JgType t = (JgType)portal->param_types[i];
+        if (i < 64 && (greens >> i & 1))
+            av_set(f, entry->params[i], av_const(t, args[i]));
+        else
+            av_set(f, entry->params[i], av_var(t, r->graph->blocks.items[0].params[red++]));
+    }
+    Work w = {0, s};
+    JG_VEC_PUSH(&pe->arena, pe->work, w);
+    pe_run_work(pe);
+    pe->stats.ms += now_ms() - t0;
+    if (pe->failed) {
+        snprintf(err, errsize, "%s", pe->error);
+        return NULL;
+    }
+    return r;
+}
+
+uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
+{
+    PeFlexData *data = compiler;
+    JgPe *pe = data->pe;
+    double t0 = now_ms();
+    pe->current = data->residual;
+    pe->rg = data->residual->graph;
+    pe->failed = false;
+    JgGraph *rg = pe->rg;
+    uint32_t nb = jg_block_new(rg, 0, NULL);
+    pe->stats.residual_blocks++;
+    State *s = state_copy(pe, data->state);
+    Av to[fs->nlive + 2];
+    JgVal from[fs->nlive + 2];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < fs->nlive; i++) {
+        JgVal live = fs->live[i];
+        JgVal param = jg_block_add_param(rg, nb, jg_value_type(rg, live));
+        from[n] = live;
+        /* the promoted variable itself is now known */
+        if (data->promoted.offset == 0 && live == data->promoted.var)
+            to[n++] = av_const(jg_value_type(rg, live), value);
+        else
+            to[n++] = av_var(jg_value_type(rg, live), param);
+    }
+    state_rename(pe, s, n, from, to);
+    Frame *f = &s->frames[s->depth - 1];
+    const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
+    av_set(f, op->result, av_const((JgType)op->type, value));
+    f->op++;
+    Work w = {nb, s};
+    JG_VEC_PUSH(&pe->arena, pe->work, w);
+    pe_run_work(pe);
+    pe->stats.ms += now_ms() - t0;
+    if (pe->failed)
+        return UINT32_MAX;
+    jg_flexswitch_add_case(fs, value, nb);
+    pe->stats.flexswitch_cases++;
+    return nb;
+}

@@ -1,0 +1,64 @@
+/* The partial evaluator (docs/architecture.md, "Partial evaluator"):
+ * specializes the portal's colored graphs for green arguments and emits
+ * residual flow graphs in which the interpreter's dispatch, its operand
+ * stack and boxed temporaries are gone. Knows nothing of any particular
+ * interpreter: it works on the module and the binding-time analysis. */
+#ifndef JITGEN_PE_H
+#define JITGEN_PE_H
+
+#include "bta/bta.h"
+#include "flexswitch/flexswitch.h"
+#include "frontend/module.h"
+
+typedef struct JgPeOptions {
+    bool no_virtuals;            /* ablation: every allocation is residual */
+    unsigned max_inline_depth;   /* frames of inlined calls (0: default 24) */
+    unsigned max_portal_inline;  /* nested inlined portal calls (0: default 4) */
+    unsigned max_specializations;/* residual blocks per merge-point key (0: default 6) */
+} JgPeOptions;
+
+typedef struct JgPeStats {
+    uint64_t promotions;        /* flexswitches emitted */
+    uint64_t flexswitch_cases;  /* cases compiled (each a resumption) */
+    uint64_t residual_blocks;
+    uint64_t residual_ops;
+    uint64_t virtuals;          /* virtual objects created */
+    uint64_t materialized;      /* virtual objects that escaped */
+    uint64_t interp_ops;        /* interpreter operations processed */
+    uint64_t specializations;   /* residual graphs created */
+    double ms;                  /* time spent specializing */
+} JgPeStats;
+
+typedef struct JgPe JgPe;
+
+/* A residual graph for one green key of the portal. Its parameters are the
+ * portal's red parameters, in order. It grows when flexswitches miss. */
+typedef struct JgResidual {
+    JgGraph *graph;
+    uint64_t *green_args; /* the key: one value per portal parameter (red ones 0) */
+    uint32_t nblocks_compiled; /* blocks handed to a backend so far */
+    struct JgResidual *next;
+    void *backend;        /* a backend's data for this graph */
+    void *pe_private;     /* the partial evaluator's data for this graph */
+} JgResidual;
+
+JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options);
+void jg_pe_free(JgPe *pe);
+
+/* The residual graph for the portal with these arguments (values of the
+ * green parameters are used, red ones ignored): found in the cache, or
+ * specialized now. NULL with a message in `err` on failure. */
+JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *portal_args, char *err, size_t errsize);
+
+/* The flexswitch miss callback (JgFlexMissFn) every flexswitch the partial
+ * evaluator emits uses. */
+uint32_t jg_pe_resume(void *pe, JgFlexswitch *fs, uint64_t value);
+
+const JgPeStats *jg_pe_stats(const JgPe *pe);
+const JgModule *jg_pe_module(const JgPe *pe);
+/* Every residual graph specialized so far (newest first). */
+JgResidual *jg_pe_residuals(const JgPe *pe);
+/* The last error (after a failed resumption). */
+const char *jg_pe_error(const JgPe *pe);
+
+#endif

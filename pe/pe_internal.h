@@ -1,0 +1,185 @@
+/* Internals of the partial evaluator shared by its files. */
+#ifndef JITGEN_PE_INTERNAL_H
+#define JITGEN_PE_INTERNAL_H
+
+#include "pe.h"
+
+/* ---- abstract values ---- */
+
+typedef enum AvKind {
+    AV_NONE,  /* not computed (a bug if read) */
+    AV_CONST, /* a known value: bits */
+    AV_VAR,   /* a residual value, plus a byte offset for pointers (lazy ptradd) */
+    AV_VIRT,  /* a pointer into a virtual object, at a byte offset */
+} AvKind;
+
+typedef struct Virt Virt;
+
+typedef struct Av {
+    uint8_t kind; /* AvKind */
+    uint8_t type; /* JgType */
+    JgVal var;
+    int64_t offset;
+    uint64_t bits;
+    Virt *obj;
+} Av;
+
+typedef struct Field {
+    int64_t offset;
+    uint8_t type;
+    Av value;
+} Field;
+
+typedef enum VirtKind {
+    VIRT_HEAP,  /* from a JIT_ALLOCATOR call: materialized by calling it */
+    VIRT_STACK, /* from an ALLOCA: materialized as a residual ALLOCA */
+} VirtKind;
+
+struct Virt {
+    uint8_t kind; /* VirtKind */
+    int64_t size;
+    const JgGraph *allocator; /* VIRT_HEAP: what to call */
+    JgVal materialized;       /* residual pointer once escaped, else 0 */
+    uint32_t nfields, capacity;
+    Field *fields; /* sorted by offset; absent fields read as zero */
+    Virt *copy;    /* scratch: the copy made during a state copy */
+    uint32_t mark; /* scratch: walk number */
+    uint32_t slot; /* scratch: index during a walk */
+};
+
+/* ---- frames and states ---- */
+
+/* Per interpreter graph: where each value lives in a block's locals. */
+typedef struct PeGraphInfo {
+    const JgGraph *g;
+    uint32_t *local_index; /* per value: index in its block's locals */
+    uint32_t *nlocals;     /* per block: parameters + op results */
+    JgVal **locals;        /* per block: the value of each local index */
+} PeGraphInfo;
+
+typedef struct Frame {
+    const JgGraph *g;
+    const JgBtaVariant *bta;
+    const PeGraphInfo *info;
+    uint32_t block;
+    uint32_t op;      /* next op to run; in a caller frame: the call op */
+    uint32_t nlocals;
+    Av *locals;
+    uint8_t portal;   /* a portal frame (for recursion checks) */
+    const uint64_t *portal_args; /* portal frames: argument values at entry (greens valid) */
+} Frame;
+
+typedef struct CacheEntry {
+    JgVal base;
+    int64_t offset;
+    uint8_t type;
+    Av value;
+} CacheEntry;
+
+typedef struct State {
+    uint32_t depth, capacity;
+    Frame *frames; /* frames[depth - 1] is the running frame */
+    uint32_t ncache, cache_capacity;
+    CacheEntry *cache; /* heap cache: known contents of real memory */
+} State;
+
+/* A residual block a merge-point key owns, with the state it assumes. */
+typedef struct MergeEntry {
+    uint64_t hash;
+    uint32_t keylen;
+    uint8_t *key;
+    uint32_t block;      /* residual block */
+    State *shape;        /* its state: VARs are the block's parameters */
+    struct MergeEntry *next;
+} MergeEntry;
+
+/* What the partial evaluator keeps per residual graph. */
+typedef struct PeResidualData {
+    MergeEntry **merge_table;
+    uint32_t merge_buckets;
+    uint32_t merge_count;
+} PeResidualData;
+
+/* What a flexswitch keeps to resume specialization on a miss. */
+typedef struct PeFlexData {
+    JgPe *pe;
+    JgResidual *residual;
+    State *state;  /* positioned at the promote op */
+    Av promoted;   /* the promoted value as it was (a variable) */
+} PeFlexData;
+
+/* Work still to do: specialize from `state` into residual block `block`. */
+typedef struct Work {
+    uint32_t block;
+    State *state;
+} Work;
+
+struct JgPe {
+    const JgModule *module;
+    JgBta *bta;
+    JgPeOptions options;
+    JgPeStats stats;
+    JgArena arena;           /* graph infos; everything else lives in the residual's arena */
+    PeGraphInfo **infos;     /* per module graph index, lazily */
+    JgResidual *residuals;
+    /* the compilation in progress */
+    JgResidual *current;
+    JgGraph *rg;             /* current->graph; its arena holds states and virtuals */
+    JG_VEC(Work) work;
+    uint32_t walk;           /* walk counter for Virt.mark */
+    char error[512];
+    bool failed;
+};
+
+/* ---- pe/state.c ---- */
+State *state_new(JgPe *pe);
+State *state_copy(JgPe *pe, const State *s);
+Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
+                        uint32_t block);
+void frame_enter_block(JgPe *pe, Frame *f, uint32_t block);
+Av av_get(const Frame *f, JgVal v);
+void av_set(Frame *f, JgVal v, Av a);
+Virt *virt_new(JgPe *pe, VirtKind kind, int64_t size, const JgGraph *allocator);
+Field *virt_field(Virt *o, int64_t offset);
+void virt_store(JgPe *pe, Virt *o, int64_t offset, JgType type, Av value);
+PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g);
+
+static inline Av av_const(JgType type, uint64_t bits)
+{
+    Av a = {.kind = AV_CONST, .type = type, .bits = jg_truncate_bits(type, bits)};
+    return a;
+}
+static inline Av av_var(JgType type, JgVal var)
+{
+    Av a = {.kind = AV_VAR, .type = type, .var = var};
+    return a;
+}
+
+/* ---- residual emission (pe/emit.c) ---- */
+JgVal emit_const(JgPe *pe, JgType type, uint64_t bits);
+JgVal emit_op(JgPe *pe, uint32_t block, JgOpcode opcode, JgType type, uint32_t nargs,
+              const JgVal *args);
+/* The residual value of an abstract value (materializing virtuals). */
+JgVal residualize(JgPe *pe, State *s, uint32_t block, Av a);
+JgVal materialize(JgPe *pe, State *s, uint32_t block, Virt *o);
+void cache_forget_all(State *s);
+void cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value);
+const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type);
+void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type);
+
+/* ---- merge points (pe/merge.c) ---- */
+/* Arriving at a merge point: returns true when the path ends (jumped to an
+ * existing residual block); otherwise *state has been replaced by the
+ * generalized state of a new residual block, into which *block now points. */
+bool merge_point(JgPe *pe, State **state, uint32_t *block);
+/* The residual values a state refers to, in canonical order (no
+ * duplicates); writes up to `max`, returns the count. */
+uint32_t state_live_vars(JgPe *pe, const State *s, JgVal *out, uint32_t max);
+/* Replaces residual values in a state: from[i] -> to[i]. */
+void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *to);
+
+/* ---- the main loop (pe/specialize.c) ---- */
+void pe_fail(JgPe *pe, const char *fmt, ...);
+void pe_run_work(JgPe *pe);
+
+#endif

@@ -1,0 +1,235 @@
+/* States of the partial evaluator: frames of abstract values, virtual
+ * objects and the heap cache, and copying them when a path splits. */
+#include <string.h>
+
+#include "pe_internal.h"
+
+static JgArena *arena_of(JgPe *pe)
+{
+    return pe->rg->arena;
+}
+
+PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g)
+{
+    const JgModule *m = pe->module;
+    uint32_t index = UINT32_MAX;
+    for (uint32_t i = 0; i < m->graphs.count; i++)
+        if (m->graphs.items[i] == g) {
+            index = i;
+            break;
+        }
+    if (index != UINT32_MAX && pe->infos[index])
+        return pe->infos[index];
+    PeGraphInfo *info = jg_arena_alloc(&pe->arena, sizeof *info);
+    info->g = g;
+    info->local_index = jg_arena_alloc(&pe->arena, sizeof(uint32_t) * (g->values.count + 1));
+    info->nlocals = jg_arena_alloc(&pe->arena, sizeof(uint32_t) * (g->blocks.count + 1));
+    info->locals = jg_arena_alloc(&pe->arena, sizeof(JgVal *) * (g->blocks.count + 1));
+    for (uint32_t b = 0; b < g->blocks.count; b++) {
+        const JgBlock *blk = &g->blocks.items[b];
+        uint32_t n = 0;
+        JgVal *values = jg_arena_alloc(&pe->arena, sizeof(JgVal) * (blk->nparams + blk->ops.count + 1));
+        for (uint32_t p = 0; p < blk->nparams; p++) {
+            values[n] = blk->params[p];
+            info->local_index[blk->params[p]] = n++;
+        }
+        for (uint32_t o = 0; o < blk->ops.count; o++)
+            if (blk->ops.items[o].result) {
+                values[n] = blk->ops.items[o].result;
+                info->local_index[blk->ops.items[o].result] = n++;
+            }
+        info->nlocals[b] = n;
+        info->locals[b] = values;
+    }
+    if (index != UINT32_MAX)
+        pe->infos[index] = info;
+    return info;
+}
+
+State *state_new(JgPe *pe)
+{
+    return jg_arena_alloc(arena_of(pe), sizeof(State));
+}
+
+Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
+                        uint32_t block)
+{
+    if (s->depth == s->capacity) {
+        uint32_t cap = s->capacity ? s->capacity * 2 : 4;
+        Frame *frames = jg_arena_alloc(arena_of(pe), sizeof(Frame) * cap);
+        if (s->depth)
+            memcpy(frames, s->frames, sizeof(Frame) * s->depth);
+        s->frames = frames;
+        s->capacity = cap;
+    }
+    Frame *f = &s->frames[s->depth++];
+    memset(f, 0, sizeof *f);
+    f->g = g;
+    f->bta = bta;
+    f->info = pe_graph_info(pe, g);
+    f->portal = (g->flags & JG_FLAG_PORTAL) != 0;
+    frame_enter_block(pe, f, block);
+    return f;
+}
+
+void frame_enter_block(JgPe *pe, Frame *f, uint32_t block)
+{
+    f->block = block;
+    f->op = 0;
+    f->nlocals = f->info->nlocals[block];
+    f->locals = jg_arena_alloc(arena_of(pe), sizeof(Av) * (f->nlocals + 1));
+}
+
+Av av_get(const Frame *f, JgVal v)
+{
+    const JgValueInfo *vi = jg_value(f->g, v);
+    if (vi->kind == JG_VK_CONST)
+        return av_const((JgType)vi->type, vi->bits);
+    return f->locals[f->info->local_index[v]];
+}
+
+void av_set(Frame *f, JgVal v, Av a)
+{
+    f->locals[f->info->local_index[v]] = a;
+}
+
+Virt *virt_new(JgPe *pe, VirtKind kind, int64_t size, const JgGraph *allocator)
+{
+    Virt *o = jg_arena_alloc(arena_of(pe), sizeof *o);
+    o->kind = kind;
+    o->size = size;
+    o->allocator = allocator;
+    pe->stats.virtuals++;
+    return o;
+}
+
+/* Binary search for the field at `offset`; NULL when absent. */
+Field *virt_field(Virt *o, int64_t offset)
+{
+    uint32_t lo = 0, hi = o->nfields;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (o->fields[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < o->nfields && o->fields[lo].offset == offset ? &o->fields[lo] : NULL;
+}
+
+/* Stores keep fields sorted; storing zero removes the field (absent fields
+ * read as zero), so equal contents have one representation. */
+void virt_store(JgPe *pe, Virt *o, int64_t offset, JgType type, Av value)
+{
+    uint32_t lo = 0, hi = o->nfields;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (o->fields[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    bool zero = value.kind == AV_CONST && value.bits == 0;
+    if (lo < o->nfields && o->fields[lo].offset == offset) {
+        if (zero) {
+            memmove(&o->fields[lo], &o->fields[lo + 1], sizeof(Field) * (o->nfields - lo - 1));
+            o->nfields--;
+        } else {
+            o->fields[lo].type = type;
+            o->fields[lo].value = value;
+        }
+        return;
+    }
+    if (zero)
+        return;
+    if (o->nfields == o->capacity) {
+        uint32_t cap = o->capacity ? o->capacity * 2 : 4;
+        Field *fields = jg_arena_alloc(arena_of(pe), sizeof(Field) * cap);
+        if (o->nfields)
+            memcpy(fields, o->fields, sizeof(Field) * o->nfields);
+        o->fields = fields;
+        o->capacity = cap;
+    }
+    memmove(&o->fields[lo + 1], &o->fields[lo], sizeof(Field) * (o->nfields - lo));
+    o->fields[lo] = (Field){.offset = offset, .type = type, .value = value};
+    o->nfields++;
+}
+
+/* ---- copying: virtual objects are duplicated once each (aliasing and
+ * cycles preserved through Virt.copy, reset by a second walk) ---- */
+
+static Av copy_av(JgPe *pe, Av a);
+
+static Virt *copy_virt(JgPe *pe, Virt *o)
+{
+    if (o->copy)
+        return o->copy;
+    Virt *c = jg_arena_alloc(arena_of(pe), sizeof *c);
+    *c = *o;
+    c->copy = NULL;
+    o->copy = c;
+    if (o->nfields) {
+        c->fields = jg_arena_alloc(arena_of(pe), sizeof(Field) * o->nfields);
+        c->capacity = o->nfields;
+        for (uint32_t i = 0; i < o->nfields; i++) {
+            c->fields[i] = o->fields[i];
+            c->fields[i].value = copy_av(pe, o->fields[i].value);
+        }
+    } else {
+        c->fields = NULL;
+        c->capacity = 0;
+    }
+    return c;
+}
+
+static Av copy_av(JgPe *pe, Av a)
+{
+    if (a.kind == AV_VIRT)
+        a.obj = copy_virt(pe, a.obj);
+    return a;
+}
+
+static void clear_copy(Virt *o)
+{
+    if (!o->copy)
+        return;
+    o->copy = NULL;
+    for (uint32_t i = 0; i < o->nfields; i++)
+        if (o->fields[i].value.kind == AV_VIRT)
+            clear_copy(o->fields[i].value.obj);
+}
+
+static void clear_av(Av a)
+{
+    if (a.kind == AV_VIRT)
+        clear_copy(a.obj);
+}
+
+State *state_copy(JgPe *pe, const State *s)
+{
+    State *c = state_new(pe);
+    c->depth = c->capacity = s->depth;
+    c->frames = jg_arena_alloc(arena_of(pe), sizeof(Frame) * (s->depth + 1));
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const Frame *f = &s->frames[i];
+        Frame *g = &c->frames[i];
+        *g = *f;
+        g->locals = jg_arena_alloc(arena_of(pe), sizeof(Av) * (f->nlocals + 1));
+        for (uint32_t l = 0; l < f->nlocals; l++)
+            g->locals[l] = copy_av(pe, f->locals[l]);
+    }
+    c->ncache = c->cache_capacity = s->ncache;
+    if (s->ncache) {
+        c->cache = jg_arena_alloc(arena_of(pe), sizeof(CacheEntry) * s->ncache);
+        for (uint32_t i = 0; i < s->ncache; i++) {
+            c->cache[i] = s->cache[i];
+            c->cache[i].value = copy_av(pe, s->cache[i].value);
+        }
+    }
+    for (uint32_t i = 0; i < s->depth; i++)
+        for (uint32_t l = 0; l < s->frames[i].nlocals; l++)
+            clear_av(s->frames[i].locals[l]);
+    for (uint32_t i = 0; i < s->ncache; i++)
+        clear_av(s->cache[i].value);
+    return c;
+}
