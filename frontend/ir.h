@@ -182,7 +182,15 @@ typedef struct JgTerm {
     uint32_t line;
 } JgTerm;
 
+enum JgBlockFlags {
+    /* residual graphs: the block may be entered from code compiled
+     * separately (a merge-point block, or the first block of a compilation):
+     * backends must be able to jump to it through a dispatcher */
+    JG_BLOCK_ENTRY = 1u << 0,
+};
+
 typedef struct JgBlock {
+    uint32_t flags; /* JgBlockFlags */
     uint32_t nparams;
     JgVal *params;
     JG_VEC(JgOp) ops;

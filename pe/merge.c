@@ -406,6 +406,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
             clear_copies_av(cur->frames[d].locals[l]);
     uint32_t nb = jg_block_new(pe->rg, 0, NULL);
+    pe->rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
     pe->stats.residual_blocks++;
     w.args.count = 0;
     w.types.count = 0;

@@ -11,6 +11,7 @@
 #include "asm.h"
 #include "bytecode.h"
 #include "dis.h"
+#include "engines.h"
 #include "loader.h"
 #include "run.h"
 
@@ -40,7 +41,7 @@ static const char dis_usage[] =
     "then each instruction with its pc, bytes, operands and resolved targets.\n";
 
 static const char run_usage[] =
-    "usage: tlc run [--engine=ENGINE] [--stats] FILE [N]\n"
+    "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--no-virtuals] [--stats] FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -48,7 +49,16 @@ static const char run_usage[] =
     "stderr and exits with status 1.\n"
     "\n"
     "Options:\n"
-    "  --engine=ENGINE  how to run: interp (the native interpreter)\n"
+    "  --engine=ENGINE  how to run:\n"
+    "                     interp  the native interpreter (default)\n"
+    "                     graphs  evaluate the interpreter's flow graphs (read from its\n"
+    "                             embedded bitcode)\n"
+    "                     pe      partially evaluate the interpreter for the program and\n"
+    "                             evaluate the residual graphs\n"
+    "  --dump=LIST      print to stderr (comma-separated): graphs (the interpreter's\n"
+    "                   flow graphs), bta (the portal with binding times), residual\n"
+    "                   (residual graphs, after the run)\n"
+    "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
 static int usage_error(const char *usage, const char *fmt, const char *arg)
@@ -190,11 +200,44 @@ static int cmd_dis(int argc, char **argv)
 typedef struct Engine {
     const char *name;
     TlcEngineFn fn;
+    bool uses_driver;
+    JgEngine driver_engine;
 } Engine;
 
 static const Engine engines[] = {
-    {"interp", tlc_eval},
+    {"interp", tlc_eval, false, JG_ENGINE_GRAPHS},
+    {"graphs", tlc_eval_driver, true, JG_ENGINE_GRAPHS},
+    {"pe", tlc_eval_driver, true, JG_ENGINE_PE},
 };
+
+static const struct {
+    const char *name;
+    unsigned bit;
+} dump_names[] = {
+    {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA}, {"residual", JG_DUMP_RESIDUAL},
+};
+
+/* Parses a comma-separated list of dump names into JgDump bits; 0 on an
+ * unknown name. */
+static unsigned parse_dumps(const char *list)
+{
+    unsigned bits = 0;
+    const char *p = list;
+    while (*p) {
+        size_t n = strcspn(p, ",");
+        unsigned bit = 0;
+        for (size_t i = 0; i < sizeof dump_names / sizeof dump_names[0]; i++)
+            if (strlen(dump_names[i].name) == n && strncmp(dump_names[i].name, p, n) == 0)
+                bit = dump_names[i].bit;
+        if (!bit)
+            return 0;
+        bits |= bit;
+        p += n;
+        if (*p == ',')
+            p++;
+    }
+    return bits;
+}
 
 static const Engine *find_engine(const char *name)
 {
@@ -228,6 +271,7 @@ static int cmd_run(int argc, char **argv)
     const char *in = NULL, *nstr = NULL;
     const Engine *engine = &engines[0];
     int stats = 0;
+    JgDriverOptions options = {0};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) {
@@ -238,6 +282,13 @@ static int cmd_run(int argc, char **argv)
                 return usage_error(run_usage, "run: unknown engine '%s'", a + 9);
         } else if (strcmp(a, "--stats") == 0) {
             stats = 1;
+        } else if (strncmp(a, "--dump=", 7) == 0) {
+            unsigned bits = parse_dumps(a + 7);
+            if (!bits)
+                return usage_error(run_usage, "run: unknown dump in '%s'", a);
+            options.dumps |= bits;
+        } else if (strcmp(a, "--no-virtuals") == 0) {
+            options.no_virtuals = true;
         } else if (a[0] == '-' && a[1] == '-') {
             return usage_error(run_usage, "run: unknown option %s", a);
         } else if (!in) {
@@ -266,14 +317,30 @@ static int cmd_run(int argc, char **argv)
         fputs("tlc: out of memory\n", stderr);
         return TLC_EXIT_INTERNAL;
     }
+    bool with_driver = engine->uses_driver || options.dumps;
+    if (with_driver) {
+        options.engine = engine->driver_engine;
+        char err[512];
+        if (!tlc_engines_init(&options, err, sizeof err)) {
+            fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
+            tlc_code_free(code);
+            tlc_program_free(prog);
+            return TLC_EXIT_INTERNAL;
+        }
+    }
     uint64_t allocs_before = tlc_allocations;
     double t0 = now_ms();
     status = tlc_run_program(code, engine->fn, n, in);
     double t1 = now_ms();
+    if (with_driver)
+        jg_driver_finish(tlc_engines_driver());
     if (stats) {
         fprintf(stderr, "run.allocations: %" PRIu64 "\n", tlc_allocations - allocs_before);
         fprintf(stderr, "run.ms: %.3f\n", t1 - t0);
+        if (with_driver)
+            jg_driver_print_stats(tlc_engines_driver(), stderr);
     }
+    tlc_engines_shutdown();
     tlc_code_free(code);
     tlc_program_free(prog);
     return status;

@@ -1,0 +1,166 @@
+/* The driver: one object per process that owns the module read from the
+ * embedded bitcode, its binding-time analysis, the partial evaluator and the
+ * backend, and routes portal calls to the selected engine. */
+#include "jitgen/driver.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bta/bta.h"
+#include "frontend/eval.h"
+#include "frontend/module.h"
+#include "pe/pe.h"
+
+struct JgDriver {
+    JgDriverOptions options;
+    JgModule *module;
+    JgBta *bta;
+    JgPe *pe;
+    JgEvaluator ev;
+    double frontend_ms;
+    uint32_t nred;      /* red parameters of the portal */
+    uint32_t *red_index;/* their positions */
+};
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static FILE *dump_out(const JgDriver *d)
+{
+    return d->options.dump_out ? d->options.dump_out : stderr;
+}
+
+static _Noreturn void fatal(const char *what, const char *message)
+{
+    fflush(stdout);
+    fprintf(stderr, "jitgen: %s: %s\n", what, message);
+    exit(70);
+}
+
+/* Under the partial evaluator's engine, residual code calls the portal for
+ * keys it did not inline: those calls go back through the driver. */
+static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void *native,
+                        uint32_t nargs, const uint64_t *args, uint64_t *result)
+{
+    (void)ev;
+    JgDriver *d = ctx;
+    const JgGraph *portal = d->module->portal;
+    if (callee != portal && (!native || native != portal->native))
+        return false;
+    if (nargs != portal->nparams)
+        return false;
+    *result = jg_driver_call(d, args);
+    return true;
+}
+
+JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options,
+                        char *err, size_t errsize)
+{
+    JgDriver *d = calloc(1, sizeof *d);
+    if (!d) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    d->options = *options;
+    double t0 = now_ms();
+    d->module = jg_module_read_bitcode(bitcode, len, NULL, jg_resolve_self, NULL, err, errsize);
+    if (!d->module) {
+        free(d);
+        return NULL;
+    }
+    d->bta = jg_bta_new(d->module, err, errsize);
+    if (!d->bta) {
+        jg_driver_free(d);
+        return NULL;
+    }
+    d->frontend_ms = now_ms() - t0;
+    const JgGraph *portal = d->module->portal;
+    d->red_index = calloc(portal->nparams + 1, sizeof(uint32_t));
+    if (!d->red_index) {
+        jg_driver_free(d);
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < portal->nparams; i++)
+        if (!(i < 64 && (d->bta->portal_green_params >> i & 1)))
+            d->red_index[d->nred++] = i;
+    if (options->dumps & JG_DUMP_GRAPHS)
+        for (uint32_t i = 0; i < d->module->graphs.count; i++) {
+            const JgGraph *g = d->module->graphs.items[i];
+            if (!(g->flags & JG_FLAG_EXTERNAL))
+                jg_print_graph(dump_out(d), g, NULL, NULL);
+        }
+    if (options->dumps & JG_DUMP_BTA)
+        jg_bta_print(dump_out(d), d->bta->portal);
+    if (options->engine != JG_ENGINE_GRAPHS) {
+        JgPeOptions pe_options = {.no_virtuals = options->no_virtuals};
+        d->pe = jg_pe_new(d->module, d->bta, &pe_options);
+        if (!d->pe) {
+            jg_driver_free(d);
+            snprintf(err, errsize, "out of memory");
+            return NULL;
+        }
+        d->ev.hook = portal_hook;
+        d->ev.hook_ctx = d;
+    }
+    d->ev.module = d->module;
+    return d;
+}
+
+void jg_driver_free(JgDriver *d)
+{
+    if (!d)
+        return;
+    jg_pe_free(d->pe);
+    jg_bta_free(d->bta);
+    jg_module_free(d->module);
+    free(d->red_index);
+    free(d);
+}
+
+uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
+{
+    if (d->options.engine == JG_ENGINE_GRAPHS)
+        return jg_eval(&d->ev, d->module->portal, args);
+    char err[512];
+    JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
+    if (!r)
+        fatal("partial evaluation failed", err);
+    uint64_t red[d->nred + 1];
+    for (uint32_t i = 0; i < d->nred; i++)
+        red[i] = args[d->red_index[i]];
+    return jg_eval(&d->ev, r->graph, red);
+}
+
+void jg_driver_print_stats(const JgDriver *d, FILE *out)
+{
+    fprintf(out, "jit.frontend_ms: %.3f\n", d->frontend_ms);
+    fprintf(out, "jit.graphs: %u\n", d->module->graphs.count);
+    if (d->options.engine == JG_ENGINE_GRAPHS) {
+        fprintf(out, "run.graph_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
+        return;
+    }
+    const JgPeStats *s = jg_pe_stats(d->pe);
+    fprintf(out, "pe.specializations: %llu\n", (unsigned long long)s->specializations);
+    fprintf(out, "pe.promotions: %llu\n", (unsigned long long)s->promotions);
+    fprintf(out, "pe.flexswitch_cases: %llu\n", (unsigned long long)s->flexswitch_cases);
+    fprintf(out, "pe.residual_blocks: %llu\n", (unsigned long long)s->residual_blocks);
+    fprintf(out, "pe.residual_ops: %llu\n", (unsigned long long)s->residual_ops);
+    fprintf(out, "pe.virtuals: %llu\n", (unsigned long long)s->virtuals);
+    fprintf(out, "pe.materialized: %llu\n", (unsigned long long)s->materialized);
+    fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
+    fprintf(out, "pe.ms: %.3f\n", s->ms);
+    fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
+}
+
+void jg_driver_finish(JgDriver *d)
+{
+    if ((d->options.dumps & JG_DUMP_RESIDUAL) && d->pe)
+        for (JgResidual *r = jg_pe_residuals(d->pe); r; r = r->next)
+            jg_print_graph(dump_out(d), r->graph, NULL, NULL);
+}

@@ -1,0 +1,59 @@
+/* The driver API: how a host program runs its interpreter's portal under
+ * one of the JIT generator's engines. The host embeds its interpreter's
+ * bitcode (see cmake/Bitcode.cmake), creates a driver once, and calls the
+ * portal through it instead of calling the native function. */
+#ifndef JITGEN_DRIVER_H
+#define JITGEN_DRIVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+typedef enum JgEngine {
+    JG_ENGINE_GRAPHS, /* evaluate the interpreter's own flow graphs */
+    JG_ENGINE_PE,     /* specialize, evaluate residual graphs */
+    JG_ENGINE_JIT,    /* specialize, compile residual graphs with LLVM */
+} JgEngine;
+
+enum JgDump {
+    JG_DUMP_GRAPHS = 1u << 0,   /* the interpreter's graphs */
+    JG_DUMP_BTA = 1u << 1,      /* the portal's graph with binding times */
+    JG_DUMP_RESIDUAL = 1u << 2, /* residual graphs, when the run ends */
+    JG_DUMP_LLVM = 1u << 3,
+    JG_DUMP_LLVM_OPT = 1u << 4,
+    JG_DUMP_ASM = 1u << 5,
+};
+
+typedef struct JgDriverOptions {
+    JgEngine engine;
+    unsigned dumps;       /* JgDump bits */
+    FILE *dump_out;       /* default stderr */
+    bool no_virtuals;     /* ablation */
+    int llvm_opt;         /* 0..3 */
+    const char *target;   /* triple for --dump=asm, NULL: the host */
+    const char *dot_file; /* Graphviz of residual graphs, NULL: none */
+} JgDriverOptions;
+
+typedef struct JgDriver JgDriver;
+
+/* Reads the bitcode, finds the portal (the function annotated JIT_PORTAL),
+ * runs the binding-time analysis. NULL with a message in `err` on failure. */
+JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options,
+                        char *err, size_t errsize);
+void jg_driver_free(JgDriver *d);
+
+/* Runs the portal with these arguments (one 64-bit slot per parameter:
+ * integers in the low bits, pointers as addresses) and returns its result.
+ * Errors the interpreter raises propagate exactly as natively. A failure of
+ * the JIT itself (a bug or an unsupported construct) prints a message and
+ * exits with status 70. */
+uint64_t jg_driver_call(JgDriver *d, const uint64_t *args);
+
+/* Writes `name: value` statistics lines (jit.*, pe.*, run.*). */
+void jg_driver_print_stats(const JgDriver *d, FILE *out);
+
+/* Writes the dumps requested for the end of the run (residual graphs...). */
+void jg_driver_finish(JgDriver *d);
+
+#endif

@@ -1,0 +1,86 @@
+/* The LLVM backend (docs/architecture.md, "Backend"): residual flow graphs
+ * become LLVM IR methods that LLVM's ORC JIT compiles to machine code.
+ *
+ * A residual graph grows: every flexswitch miss adds blocks (one more
+ * "compilation" of the partial evaluator). Compiled code cannot be patched,
+ * so, as in the paper's .NET backend, a graph is split into methods:
+ *   - the blocks of the first compilation form the PRIMARY method, a native
+ *     function taking the graph's parameters and returning its result;
+ *   - the blocks of each later compilation form one SECONDARY method,
+ *     `uint32_t m(uint32_t blockid, JgInputArgs *args)`.
+ * A block id is (method id << 16) | block number within the method. Links
+ * between blocks of one method are jumps; links to another method's blocks
+ * ("external") store their arguments in the InputArgs area and go through
+ * the dispatchers: a secondary returns the block id to its caller, the
+ * primary loops calling the method that owns the block id. */
+#ifndef JITGEN_LLVMGEN_H
+#define JITGEN_LLVMGEN_H
+
+#include <stdio.h>
+
+#include "flexswitch/flexswitch.h"
+#include "frontend/ir.h"
+#include "frontend/module.h"
+
+#define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
+#define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
+#define JG_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
+#define JG_BLOCKID_RETURN 0xffffffffu /* "the graph returned": result in InputArgs */
+
+/* The area in which external links pass values: one per activation of a
+ * primary method (on its stack, where a conservative collector sees it). */
+typedef struct JgInputArgs {
+    uint64_t result;      /* the graph's result when a secondary returns */
+    uint32_t capacity;    /* number of slots */
+    uint32_t pad;
+    uint64_t slots[];     /* typed by the receiving block's parameters */
+} JgInputArgs;
+
+typedef struct JgLlvmOptions {
+    int opt_level;             /* 0..3: LLVM's pipeline O0..O3 */
+    unsigned dumps;            /* JG_DUMP_LLVM | JG_DUMP_LLVM_OPT | JG_DUMP_ASM (jitgen/driver.h) */
+    FILE *dump_out;            /* default stderr */
+    const char *target_triple; /* for the asm dump only; NULL: the host */
+    /* residual calls of the portal (ops CALL whose callee has
+     * JG_FLAG_PORTAL) are compiled as calls of this function with the
+     * portal's arguments in an array; it returns the portal's result */
+    uint64_t (*portal_call)(void *ctx, const uint64_t *args);
+    void *portal_ctx;
+} JgLlvmOptions;
+
+typedef struct JgLlvmStats {
+    uint64_t methods_primary;
+    uint64_t methods_secondary;
+    uint64_t flexswitch_cases;  /* cases compiled */
+    uint64_t code_bytes;        /* machine code emitted */
+    uint64_t llvm_instructions; /* before optimization */
+    double ir_ms;               /* building IR */
+    double opt_ms;              /* LLVM optimization */
+    double codegen_ms;          /* LLVM code generation (ORC) */
+    /* run-time counters, incremented by the generated code */
+    uint64_t external_jumps;
+    uint64_t flexswitch_misses;
+} JgLlvmStats;
+
+typedef struct JgLlvm JgLlvm;
+
+/* Creates the ORC LLJIT session. Symbols of the running process resolve
+ * (the interpreter's functions, the allocator, the runtime). */
+JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize);
+void jg_llvm_free(JgLlvm *llvm);
+
+/* Compiles the blocks of `g` not compiled yet (all of them on the first
+ * call: the primary method; afterwards the blocks added since: a secondary
+ * method whose block 0 is the first new block). */
+bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize);
+
+/* The primary method of `g` (compiled): call it with the graph's parameters. */
+void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g);
+
+/* Calls the primary method of `g` with its parameters as 64-bit slots and
+ * returns its result (bits). */
+uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
+
+const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm);
+
+#endif

@@ -1,0 +1,33 @@
+#include "engines.h"
+
+/* The interpreter's bitcode, embedded at build time (tlc/bitcode_blob.S). */
+extern const unsigned char tlc_interp_bitcode[];
+extern const unsigned char tlc_interp_bitcode_end[];
+
+static JgDriver *driver;
+
+bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
+{
+    size_t len = (size_t)(tlc_interp_bitcode_end - tlc_interp_bitcode);
+    driver = jg_driver_new(tlc_interp_bitcode, len, options, err, errsize);
+    return driver != NULL;
+}
+
+void tlc_engines_shutdown(void)
+{
+    jg_driver_free(driver);
+    driver = NULL;
+}
+
+JgDriver *tlc_engines_driver(void)
+{
+    return driver;
+}
+
+TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                           int64_t depth)
+{
+    uint64_t slots[5] = {(uint64_t)(uintptr_t)code, (uint64_t)pc, (uint64_t)(uintptr_t)args,
+                         (uint64_t)nargs, (uint64_t)depth};
+    return (TlcObject *)(uintptr_t)jg_driver_call(driver, slots);
+}

@@ -1,0 +1,20 @@
+/* The engines of `tlc run` beyond the native interpreter: the JIT
+ * generator's driver running tlc_eval from the interpreter's embedded
+ * bitcode. */
+#ifndef TLC_ENGINES_H
+#define TLC_ENGINES_H
+
+#include "jitgen/driver.h"
+#include "run.h"
+
+/* Creates the process's driver. Returns false with a message on failure. */
+bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize);
+void tlc_engines_shutdown(void);
+
+/* Runs a frame through the driver (a TlcEngineFn). */
+TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                           int64_t depth);
+
+JgDriver *tlc_engines_driver(void);
+
+#endif
