@@ -21,6 +21,7 @@ struct JgDriver {
     double frontend_ms;
     uint32_t nred;      /* red parameters of the portal */
     uint32_t *red_index;/* their positions */
+    bool verify;        /* check every residual graph (JITGEN_VERIFY=1) */
 };
 
 static double now_ms(void)
@@ -67,6 +68,8 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
         return NULL;
     }
     d->options = *options;
+    const char *verify = getenv("JITGEN_VERIFY");
+    d->verify = verify && *verify && *verify != '0';
     double t0 = now_ms();
     d->module = jg_module_read_bitcode(bitcode, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
@@ -131,6 +134,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
+    if (d->verify && !jg_verify_graph(r->graph, err, sizeof err)) {
+        jg_print_graph(stderr, r->graph, NULL, NULL);
+        fatal("invalid residual graph", err);
+    }
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];

@@ -251,6 +251,7 @@ static void init_ids(Reader *r)
     ids->umax = intrinsic_id("llvm.umax");
     ids->umin = intrinsic_id("llvm.umin");
     ids->abs = intrinsic_id("llvm.abs");
+    ids->fmuladd = intrinsic_id("llvm.fmuladd");
     r->attr_byval = LLVMGetEnumAttributeKindForName("byval", 5);
     r->attr_sret = LLVMGetEnumAttributeKindForName("sret", 4);
     r->attr_inalloca = LLVMGetEnumAttributeKindForName("inalloca", 8);
@@ -607,5 +608,6 @@ JgModule *jg_module_read_bitcode(const void *bitcode, size_t len, const char *ro
     if (r.ctx)
         LLVMContextDispose(r.ctx);
     jg_arena_free(&r.scratch);
+    jg_arena_free(&r.fn_scratch);
     return result;
 }

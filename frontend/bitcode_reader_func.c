@@ -33,7 +33,7 @@ typedef struct Fn {
     Reader *r;
     FnInfo *fi;
     JgGraph *g;
-    JgArena arena; /* everything below; freed when the function is done */
+    JgArena *arena; /* everything below: the reader's per-function arena */
     JG_VEC(Unit) units;
     PtrMap bb_head; /* LLVM block -> its head unit */
     PtrMap index;   /* argument or instruction -> value index */
@@ -134,7 +134,7 @@ static bool is_merge_point(LLVMValueRef in)
 static uint32_t add_unit(Fn *f, LLVMBasicBlockRef bb, LLVMValueRef first, bool head)
 {
     Unit u = {.bb = bb, .first = first, .head = head};
-    JG_VEC_PUSH(&f->arena, f->units, u);
+    JG_VEC_PUSH(f->arena, f->units, u);
     return f->units.count - 1;
 }
 
@@ -223,14 +223,14 @@ static unsigned max_successors(Fn *f, uint32_t u)
 static void find_reachable(Fn *f)
 {
     uint32_t n = f->units.count;
-    uint32_t *stack = jg_arena_alloc(&f->arena, sizeof *stack * n);
-    uint32_t *count = jg_arena_alloc(&f->arena, sizeof *count * n);
+    uint32_t *stack = jg_arena_alloc(f->arena, sizeof *stack * n);
+    uint32_t *count = jg_arena_alloc(f->arena, sizeof *count * n);
     uint32_t sp = 0;
     f->units.items[0].reachable = true;
     stack[sp++] = 0;
     while (sp) {
         uint32_t u = stack[--sp];
-        uint32_t *succ = jg_arena_alloc(&f->arena, sizeof *succ * max_successors(f, u));
+        uint32_t *succ = jg_arena_alloc(f->arena, sizeof *succ * max_successors(f, u));
         unsigned ns = successors(f, u, succ);
         for (unsigned i = 0; i < ns; i++) {
             count[succ[i]]++;
@@ -241,11 +241,11 @@ static void find_reachable(Fn *f)
         }
     }
     for (uint32_t u = 0; u < n; u++)
-        f->units.items[u].preds = jg_arena_alloc(&f->arena, sizeof(uint32_t) * (count[u] + 1));
+        f->units.items[u].preds = jg_arena_alloc(f->arena, sizeof(uint32_t) * (count[u] + 1));
     for (uint32_t u = 0; u < n; u++) {
         if (!f->units.items[u].reachable)
             continue;
-        uint32_t *succ = jg_arena_alloc(&f->arena, sizeof *succ * max_successors(f, u));
+        uint32_t *succ = jg_arena_alloc(f->arena, sizeof *succ * max_successors(f, u));
         unsigned ns = successors(f, u, succ);
         for (unsigned i = 0; i < ns; i++) {
             Unit *s = &f->units.items[succ[i]];
@@ -259,15 +259,15 @@ static void find_reachable(Fn *f)
 static void add_value(Fn *f, LLVMValueRef v, uint32_t unit)
 {
     pm_put(&f->index, v, f->vals.count);
-    JG_VEC_PUSH(&f->arena, f->vals, v);
-    JG_VEC_PUSH(&f->arena, f->def_unit, unit);
+    JG_VEC_PUSH(f->arena, f->vals, v);
+    JG_VEC_PUSH(f->arena, f->def_unit, unit);
 }
 
 /* Numbers the arguments and every instruction with a result (aliases
  * excepted). */
 static void number_values(Fn *f)
 {
-    pm_init(&f->index, &f->arena, f->ninsts + LLVMCountParams(f->fi->fn));
+    pm_init(&f->index, f->arena, f->ninsts + LLVMCountParams(f->fi->fn));
     unsigned nparams = LLVMCountParams(f->fi->fn);
     for (unsigned i = 0; i < nparams; i++)
         add_value(f, LLVMGetParam(f->fi->fn, i), 0);
@@ -288,7 +288,7 @@ static void add_use(Fn *f, LLVMValueRef v, uint32_t unit)
     if (!pm_get(&f->index, canon(f->r, v), &idx))
         return; /* constants, blocks, metadata */
     Use use = {(uint32_t)idx, unit};
-    JG_VEC_PUSH(&f->arena, f->uses, use);
+    JG_VEC_PUSH(f->arena, f->uses, use);
 }
 
 /* A phi's operand is used at the end of the predecessor it comes from. */
@@ -326,12 +326,12 @@ static void collect_uses(Fn *f)
 static Use *sort_uses(Fn *f)
 {
     uint32_t nv = f->vals.count;
-    uint32_t *start = jg_arena_alloc(&f->arena, sizeof *start * (nv + 1));
+    uint32_t *start = jg_arena_alloc(f->arena, sizeof *start * (nv + 1));
     for (unsigned i = 0; i < f->uses.count; i++)
         start[f->uses.items[i].value + 1]++;
     for (uint32_t v = 0; v < nv; v++)
         start[v + 1] += start[v];
-    Use *sorted = jg_arena_alloc(&f->arena, sizeof *sorted * (f->uses.count + 1));
+    Use *sorted = jg_arena_alloc(f->arena, sizeof *sorted * (f->uses.count + 1));
     for (unsigned i = 0; i < f->uses.count; i++)
         sorted[start[f->uses.items[i].value]++] = f->uses.items[i];
     return sorted;
@@ -346,7 +346,7 @@ static void mark_live(Fn *f, uint32_t v, uint32_t u, uint32_t *mark, uint32_t *s
     if (u == 0)
         rd_fail_at(f->r, f->vals.items[v], "malformed SSA: a value does not dominate its use");
     mark[u] = v + 1;
-    JG_VEC_PUSH(&f->arena, f->units.items[u].live, v);
+    JG_VEC_PUSH(f->arena, f->units.items[u].live, v);
     stack[(*sp)++] = u;
 }
 
@@ -359,8 +359,8 @@ static void compute_liveness(Fn *f)
     collect_uses(f);
     Use *uses = sort_uses(f);
     uint32_t n = f->units.count;
-    uint32_t *mark = jg_arena_alloc(&f->arena, sizeof *mark * n);
-    uint32_t *stack = jg_arena_alloc(&f->arena, sizeof *stack * n);
+    uint32_t *mark = jg_arena_alloc(f->arena, sizeof *mark * n);
+    uint32_t *stack = jg_arena_alloc(f->arena, sizeof *stack * n);
     for (unsigned i = 0; i < f->uses.count; i++) {
         uint32_t v = uses[i].value, def = f->def_unit.items[v], sp = 0;
         if (uses[i].unit != def)
@@ -382,10 +382,36 @@ static void collect_phis(Fn *f, Unit *unit)
         return;
     for (LLVMValueRef in = unit->first; in && LLVMIsAPHINode(in); in = LLVMGetNextInstruction(in))
         unit->nphis++;
-    unit->phis = jg_arena_alloc(&f->arena, sizeof *unit->phis * (unit->nphis + 1));
+    unit->phis = jg_arena_alloc(f->arena, sizeof *unit->phis * (unit->nphis + 1));
     LLVMValueRef in = unit->first;
     for (uint32_t i = 0; i < unit->nphis; i++, in = LLVMGetNextInstruction(in))
         unit->phis[i] = in;
+}
+
+/* Grows a graph vector to `want` elements at once instead of doubling its
+ * way there (the value table is the bulk of a graph). */
+#define RESERVE(g, vec, want)                                                                      \
+    do {                                                                                           \
+        unsigned cap_ = (vec).capacity;                                                            \
+        if ((want) > cap_) {                                                                       \
+            cap_ = (want) / 2;                                                                     \
+            (vec).items = jg_vec_grow((g)->arena, (vec).items, (vec).count, &cap_,                \
+                                      sizeof *(vec).items);                                        \
+            (vec).capacity = cap_;                                                                 \
+        }                                                                                          \
+    } while (0)
+
+/* Room for every parameter, op result and constant the graph will get:
+ * about two values per instruction, plus the live parameters. */
+static void reserve(Fn *f)
+{
+    unsigned nparams = 0, nblocks = 1;
+    for (uint32_t u = 0; u < f->units.count; u++) {
+        nparams += f->units.items[u].live.count + 4;
+        nblocks += f->units.items[u].reachable;
+    }
+    RESERVE(f->g, f->g->blocks, nblocks);
+    RESERVE(f->g, f->g->values, f->g->values.count + nparams + 2 * f->ninsts);
 }
 
 /* One flow-graph block per reachable unit, in LLVM's order; the entry
@@ -394,6 +420,7 @@ static void create_blocks(Fn *f)
 {
     Reader *r = f->r;
     JgGraph *g = f->g;
+    reserve(f);
     for (uint32_t u = 0; u < f->units.count; u++) {
         Unit *unit = &f->units.items[u];
         if (!unit->reachable)
@@ -732,6 +759,15 @@ static void translate_abs(Fn *f, LLVMValueRef in)
     set_result(f, in, emit(f, in, JG_OP_SELECT, t, 3, sel));
 }
 
+/* fmuladd(a, b, c) = a * b + c, which LLVM allows to stay unfused (clang
+ * emits it for every a * b + c under the default -ffp-contract=on). */
+static void translate_fmuladd(Fn *f, LLVMValueRef in)
+{
+    JgType t = result_type(f, in, "llvm.fmuladd");
+    JgVal product = emit2(f, in, JG_OP_FMUL, t, arg(f, in, 0), arg(f, in, 1));
+    set_result(f, in, emit2(f, in, JG_OP_FADD, t, product, arg(f, in, 2)));
+}
+
 static void translate_intrinsic(Fn *f, LLVMValueRef in, LLVMValueRef fn)
 {
     const IntrinsicIds *ids = &f->r->ids;
@@ -750,6 +786,8 @@ static void translate_intrinsic(Fn *f, LLVMValueRef in, LLVMValueRef fn)
         translate_minmax(f, in, JG_ULT);
     else if (id && id == ids->abs)
         translate_abs(f, in);
+    else if (id && id == ids->fmuladd)
+        translate_fmuladd(f, in);
     else
         rd_fail_at(f->r, in, "unsupported intrinsic '%s'", rd_name(f->r, fn));
 }
@@ -803,7 +841,7 @@ static void translate_plain_call(Fn *f, LLVMValueRef in, LLVMValueRef target)
         rd_fail_at(f->r, in, "unsupported indirect call to a variadic function");
     }
     JgType ret = rd_type(f->r, LLVMGetReturnType(fty), in, "a call result");
-    JgVal *args = jg_arena_alloc(&f->arena, sizeof *args * (nargs + 1));
+    JgVal *args = jg_arena_alloc(f->arena, sizeof *args * (nargs + 1));
     args[0] = operand(f, LLVMGetCalledValue(in), in);
     for (unsigned i = 0; i < nargs; i++)
         args[i + 1] = arg(f, in, i);
@@ -944,7 +982,7 @@ static JgLink link_to(Fn *f, const Unit *from, uint32_t to, LLVMValueRef where)
 {
     const Unit *t = &f->units.items[to];
     uint32_t n = t->nphis + t->live.count;
-    JgVal *args = jg_arena_alloc(&f->arena, sizeof *args * (n + 1));
+    JgVal *args = jg_arena_alloc(f->arena, sizeof *args * (n + 1));
     for (uint32_t i = 0; i < t->nphis; i++)
         args[i] = operand(f, incoming_for(f, t->phis[i], from->bb), where);
     for (unsigned j = 0; j < t->live.count; j++) {
@@ -965,8 +1003,8 @@ static void translate_switch(Fn *f, const Unit *u, LLVMValueRef in)
 {
     JgVal value = arg(f, in, 0);
     uint32_t n = ((uint32_t)LLVMGetNumOperands(in) - 2) / 2;
-    int64_t *cases = jg_arena_alloc(&f->arena, sizeof *cases * (n + 1));
-    JgLink *links = jg_arena_alloc(&f->arena, sizeof *links * (n + 1));
+    int64_t *cases = jg_arena_alloc(f->arena, sizeof *cases * (n + 1));
+    JgLink *links = jg_arena_alloc(f->arena, sizeof *links * (n + 1));
     links[0] = link_to_bb(f, u, LLVMGetSwitchDefaultDest(in), in);
     for (uint32_t i = 0; i < n; i++) {
         LLVMValueRef c = LLVMGetOperand(in, 2 + 2 * i);
@@ -1038,20 +1076,24 @@ static void translate_unit(Fn *f, uint32_t index)
 
 void rd_translate_function(Reader *r, FnInfo *fi)
 {
-    Fn f = {.r = r, .fi = fi, .g = fi->g, .entry = LLVMGetEntryBasicBlock(fi->fn)};
+    Fn f = {.r = r,
+            .fi = fi,
+            .g = fi->g,
+            .arena = &r->fn_scratch,
+            .entry = LLVMGetEntryBasicBlock(fi->fn)};
     r->cur_fn = fi->name;
     r->cur_fn_line = fi->g->line;
-    pm_init(&f.bb_head, &f.arena, LLVMCountBasicBlocks(fi->fn));
+    pm_init(&f.bb_head, f.arena, LLVMCountBasicBlocks(fi->fn));
     build_units(&f);
     find_reachable(&f);
     number_values(&f);
     compute_liveness(&f);
     create_blocks(&f);
-    f.cur = jg_arena_alloc(&f.arena, sizeof *f.cur * (f.vals.count + 1));
-    f.stamp = jg_arena_alloc(&f.arena, sizeof *f.stamp * (f.vals.count + 1));
-    pm_init(&f.consts, &f.arena, 64);
+    f.cur = jg_arena_alloc(f.arena, sizeof *f.cur * (f.vals.count + 1));
+    f.stamp = jg_arena_alloc(f.arena, sizeof *f.stamp * (f.vals.count + 1));
+    pm_init(&f.consts, f.arena, 64);
     for (uint32_t u = 0; u < f.units.count; u++)
         if (f.units.items[u].reachable)
             translate_unit(&f, u);
-    jg_arena_free(&f.arena);
+    jg_arena_free(f.arena); /* also freed by the reader after an error */
 }

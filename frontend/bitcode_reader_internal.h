@@ -61,7 +61,7 @@ typedef struct IntrinsicIds {
     unsigned lifetime_start, lifetime_end, dbg_declare, dbg_value, dbg_label, dbg_assign;
     unsigned assume, noalias_decl, expect, expect_prob;
     unsigned memcpy, memcpy_inline, memmove, memset, memset_inline;
-    unsigned smax, smin, umax, umin, abs;
+    unsigned smax, smin, umax, umin, abs, fmuladd;
 } IntrinsicIds;
 
 typedef struct Reader {
@@ -71,7 +71,8 @@ typedef struct Reader {
     LLVMTargetDataRef td;
     JgSymbolResolver resolve;
     void *resolve_ctx;
-    JgArena scratch; /* freed when reading ends */
+    JgArena scratch;    /* freed when reading ends */
+    JgArena fn_scratch; /* per function body, freed after each */
     char *err;
     size_t errsize;
     jmp_buf on_error;

@@ -7,12 +7,16 @@
  * ALLOCA ops and the argument arrays of calls all live on the C stack
  * (alloca / VLAs, never malloc): a conservative collector scanning the stack
  * (Boehm, used by the interpreter) then sees every pointer the evaluated
- * code holds, exactly as it would for the native code.
+ * code holds, exactly as it would for the native code. Residual graphs may
+ * use a value in any block its definition dominates: the frame, shared by
+ * all blocks of the activation, already provides that.
  *
  * The evaluator trusts the graph to be verified (jg_verify_graph); it checks
  * only what would otherwise corrupt its own memory (link and call arity,
  * missing terminators) and aborts with a message on those bugs. */
 #include "eval.h"
+
+#include "flexswitch/flexswitch.h"
 
 #include <alloca.h>
 #include <ffi.h>
@@ -427,33 +431,99 @@ static uint64_t native_result_bits(JgType t, const NativeResult *r)
     }
 }
 
-uint64_t jg_call_native(void *fn, JgType ret, uint32_t nargs, const JgType *types,
-                        const uint64_t *args, uint32_t nfixed)
+/* Describes a call to libffi in `cif`, which keeps pointing at `atypes`. */
+static void prep_cif(ffi_cif *cif, ffi_type **atypes, JgType ret, uint32_t nargs,
+                     const JgType *types, uint32_t nfixed)
 {
-    ffi_type *atypes[nargs + 1];
-    NativeArg storage[nargs + 1];
-    void *values[nargs + 1];
     for (uint32_t i = 0; i < nargs; i++) {
-        atypes[i] = ffi_type_of(types[i]);
-        if (!atypes[i] || types[i] == JG_VOID)
-            eval_bug(NULL, 0, "native call to %p: argument %" PRIu32 " has type %s", fn, i,
+        atypes[i] = types[i] == JG_VOID ? NULL : ffi_type_of(types[i]);
+        if (!atypes[i])
+            eval_bug(NULL, 0, "native call: argument %" PRIu32 " has type %s", i,
                      jg_type_name(types[i]));
-        set_native_arg(&storage[i], types[i], args[i]);
-        values[i] = &storage[i];
     }
     ffi_type *rtype = ffi_type_of(ret);
     if (!rtype)
-        eval_bug(NULL, 0, "native call to %p: bad result type %u", fn, (unsigned)ret);
-    ffi_cif cif;
+        eval_bug(NULL, 0, "native call: bad result type %u", (unsigned)ret);
     ffi_status st = nfixed < nargs
-                        ? ffi_prep_cif_var(&cif, FFI_DEFAULT_ABI, nfixed, nargs, rtype, atypes)
-                        : ffi_prep_cif(&cif, FFI_DEFAULT_ABI, nargs, rtype, atypes);
+                        ? ffi_prep_cif_var(cif, FFI_DEFAULT_ABI, nfixed, nargs, rtype, atypes)
+                        : ffi_prep_cif(cif, FFI_DEFAULT_ABI, nargs, rtype, atypes);
     if (st != FFI_OK)
-        eval_bug(NULL, 0, "native call to %p: libffi cannot describe the call (status %d)", fn,
-                 (int)st);
+        eval_bug(NULL, 0, "native call: libffi cannot describe the call (status %d)", (int)st);
+}
+
+/* A cache of call descriptions by signature: ffi_prep_cif costs about as
+ * much as the call itself, and the interpreter makes the same few kinds of
+ * native calls over and over. Direct-mapped, per thread (no locking), in
+ * static memory (nothing to free); signatures with many arguments are not
+ * cached. */
+#define CIF_CACHE_SLOTS 64
+#define CIF_CACHE_MAX_ARGS 8
+
+typedef struct CifEntry {
+    bool valid;
+    uint8_t ret, nargs, nfixed;
+    uint8_t types[CIF_CACHE_MAX_ARGS];
+    ffi_type *atypes[CIF_CACHE_MAX_ARGS];
+    ffi_cif cif;
+} CifEntry;
+
+static _Thread_local CifEntry cif_cache[CIF_CACHE_SLOTS];
+
+static bool cif_entry_matches(const CifEntry *e, JgType ret, uint32_t nargs, const JgType *types,
+                              uint32_t nfixed)
+{
+    if (!e->valid || e->ret != ret || e->nargs != nargs || e->nfixed != nfixed)
+        return false;
+    for (uint32_t i = 0; i < nargs; i++)
+        if (e->types[i] != types[i])
+            return false;
+    return true;
+}
+
+/* The cached description of a signature, prepared on first use; NULL when
+ * the signature is too long to cache. */
+static const ffi_cif *cached_cif(JgType ret, uint32_t nargs, const JgType *types, uint32_t nfixed)
+{
+    if (nargs > CIF_CACHE_MAX_ARGS)
+        return NULL;
+    uint32_t h = (uint32_t)ret * 31u + nargs * 7u + nfixed;
+    for (uint32_t i = 0; i < nargs; i++)
+        h = h * 31u + (uint32_t)types[i];
+    CifEntry *e = &cif_cache[(h ^ (h >> 7)) % CIF_CACHE_SLOTS];
+    if (cif_entry_matches(e, ret, nargs, types, nfixed))
+        return &e->cif;
+    e->valid = false;
+    prep_cif(&e->cif, e->atypes, ret, nargs, types, nfixed);
+    e->ret = (uint8_t)ret;
+    e->nargs = (uint8_t)nargs;
+    e->nfixed = (uint8_t)nfixed;
+    for (uint32_t i = 0; i < nargs; i++)
+        e->types[i] = (uint8_t)types[i];
+    e->valid = true;
+    return &e->cif;
+}
+
+uint64_t jg_call_native(void *fn, JgType ret, uint32_t nargs, const JgType *types,
+                        const uint64_t *args, uint32_t nfixed)
+{
+    if (nfixed > nargs)
+        nfixed = nargs;
+    NativeArg storage[nargs + 1];
+    void *values[nargs + 1];
+    for (uint32_t i = 0; i < nargs; i++) {
+        set_native_arg(&storage[i], types[i], args[i]);
+        values[i] = &storage[i];
+    }
+    ffi_cif local;
+    ffi_type *local_atypes[nargs + 1];
+    const ffi_cif *cif = cached_cif(ret, nargs, types, nfixed);
+    if (!cif) {
+        prep_cif(&local, local_atypes, ret, nargs, types, nfixed);
+        cif = &local;
+    }
     NativeResult result;
     memset(&result, 0, sizeof result);
-    ffi_call(&cif, FFI_FN(fn), &result, values);
+    ffi_call((ffi_cif *)cif, FFI_FN(fn), &result, values);
     return native_result_bits(ret, &result);
 }
 
@@ -549,6 +619,28 @@ static const JgLink *take_terminator(const JgGraph *g, uint32_t block, const uin
     }
 }
 
+/* A flexswitch default: the compiler compiles the case for this value
+ * (adding blocks, values and the case to the graph); returns its link. */
+static const JgLink *flexswitch_miss(const JgGraph *g, uint32_t cur, const uint64_t *frame)
+{
+    const JgTerm *t = &g->blocks.items[cur].term;
+    JgFlexswitch *fs = t->flex;
+    uint64_t value = frame[t->value];
+    fs->misses++;
+    if (!fs->miss || fs->miss(fs->compiler, fs, value) == UINT32_MAX) {
+        fflush(stdout);
+        fprintf(stderr, "jitgen: compiling a flexswitch case of %s failed\n",
+                g->name ? g->name : "<anonymous>");
+        exit(70);
+    }
+    t = &g->blocks.items[cur].term;
+    unsigned vt = jg_value_type(g, t->value);
+    for (uint32_t i = 1; i < t->nlinks; i++)
+        if (mask(vt, (uint64_t)t->cases[i - 1]) == value)
+            return &t->links[i];
+    eval_bug(g, cur, "the flexswitch has no case after compiling one");
+}
+
 /* Runs the graph's blocks from the entry on a prepared frame. ALLOCA memory
  * is alloca'd here, so it lives exactly as long as this activation. */
 static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
@@ -558,6 +650,8 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
     uint64_t *scratch = small_scratch;
     uint32_t scratch_cap = 16;
     uint32_t cur = 0;
+    const bool residual = (g->flags & JG_FLAG_RESIDUAL) != 0;
+    uint32_t nframe = g->values.count; /* jg_eval sized the frame just now */
     for (;;) {
         const JgBlock *b = &g->blocks.items[cur];
         ev->ops_executed += b->ops.count;
@@ -687,6 +781,20 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
         const JgLink *l = take_terminator(g, cur, frame, &ret);
         if (!l)
             return ret;
+        if (l->target == UINT32_MAX && g->blocks.items[cur].term.kind == JG_TERM_FLEXSWITCH)
+            l = flexswitch_miss(g, cur, frame); /* the compiler adds the case */
+        if (g->values.count > nframe) {
+            /* the graph grew (a flexswitch miss here or in a nested
+             * activation): this activation's frame grows on its own stack */
+            vals = g->values.items;
+            uint32_t n = g->values.count;
+            uint64_t *bigger = alloca(sizeof(uint64_t) * n);
+            memcpy(bigger, frame, sizeof(uint64_t) * nframe);
+            for (uint32_t v = nframe; v < n; v++)
+                bigger[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
+            frame = bigger;
+            nframe = n;
+        }
         if (l->target >= g->blocks.count)
             eval_bug(g, cur, "link to missing block %" PRIu32, l->target);
         const JgBlock *target = &g->blocks.items[l->target];
@@ -696,16 +804,25 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
                      "link passes %" PRIu32 " values to block %" PRIu32 " of %" PRIu32
                      " parameters",
                      n, l->target, target->nparams);
-        /* parallel assignment: a link may pass a block's parameters back to
-         * itself in another order */
-        if (n > scratch_cap) {
-            scratch_cap = n > 2 * scratch_cap ? n : 2 * scratch_cap;
-            scratch = alloca(sizeof(uint64_t) * scratch_cap);
+        const JgVal *from = l->args, *to = target->params;
+        if (l->target != cur && !residual) {
+            /* block-local SSA: the arguments are values of this block, the
+             * target's parameters are not, so a direct copy is safe */
+            for (uint32_t i = 0; i < n; i++)
+                frame[to[i]] = frame[from[i]];
+        } else {
+            /* a self-loop (or, in a residual graph, any back link) may pass
+             * the target's parameters back in another order: read all
+             * arguments before writing any parameter */
+            if (n > scratch_cap) {
+                scratch_cap = n > 2 * scratch_cap ? n : 2 * scratch_cap;
+                scratch = alloca(sizeof(uint64_t) * scratch_cap);
+            }
+            for (uint32_t i = 0; i < n; i++)
+                scratch[i] = frame[from[i]];
+            for (uint32_t i = 0; i < n; i++)
+                frame[to[i]] = scratch[i];
         }
-        for (uint32_t i = 0; i < n; i++)
-            scratch[i] = frame[l->args[i]];
-        for (uint32_t i = 0; i < n; i++)
-            frame[target->params[i]] = scratch[i];
         cur = l->target;
     }
 }

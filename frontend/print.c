@@ -274,15 +274,18 @@ static void print_block(Printer *p, uint32_t index)
             pr(p, ", ");
         print_def(p, b->params[i]);
     }
-    pr(p, "):");
+    pr(p, ")");
+    if (b->flags & JG_BLOCK_ENTRY)
+        pr(p, " [entry]");
+    pr(p, ":");
     newline(p);
     for (unsigned i = 0; i < b->ops.count; i++)
         print_op(p, &b->ops.items[i]);
     print_term(p, &b->term);
 }
 
-static const char *const flag_names[] = {"elidable", "dont_look_inside", "allocator",
-                                         "portal",   "noreturn",         "external"};
+static const char *const flag_names[] = {"elidable", "dont_look_inside", "allocator", "portal",
+                                         "noreturn", "external",         "residual"};
 
 static void print_flags(Printer *p, uint32_t flags)
 {

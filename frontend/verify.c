@@ -1,7 +1,9 @@
-/* The graph verifier (docs/graph-tools.md): strict block-local SSA, operand
- * types per opcode, links matching their targets' parameters, terminators.
- * It runs on interpreter graphs after reading and on residual graphs after
- * partial evaluation, so its messages name graph, block and op. */
+/* The graph verifier (docs/graph-tools.md): SSA (strict block-local SSA for
+ * interpreter graphs; dominance for residual graphs, with the entry blocks
+ * of later compilations as extra roots), operand types per opcode, links
+ * matching their targets' parameters, terminators. It runs on interpreter
+ * graphs after reading and on residual graphs after partial evaluation, so
+ * its messages name graph, block and op. */
 #include "ir.h"
 
 #include <inttypes.h>
@@ -12,8 +14,12 @@ typedef struct Verifier {
     const JgGraph *g;
     char *err;
     size_t errsize;
-    uint32_t *avail;  /* avail[v] == block + 1: v usable at this point of block */
-    uint8_t *defined; /* defined[v]: v already has a definition */
+    uint8_t *defined; /* defined[v]: v has a definition (first pass) */
+    bool residual;    /* JG_FLAG_RESIDUAL: uses checked by dominance */
+    /* residual graphs: the dominator tree as DFS intervals; a block d
+     * dominates b iff pre[d] <= pre[b] && post[b] <= post[d]; unreachable
+     * blocks have pre == UINT32_MAX */
+    uint32_t *pre, *post;
     uint32_t block;
     int64_t op; /* index of the op being checked; -1: the block; -2: terminator */
 } Verifier;
@@ -68,8 +74,21 @@ static JgType vtype(const Verifier *vf, JgVal v)
     return jg_value_type(vf->g, v);
 }
 
-/* A use: an existing value that is a constant, or was made available in
- * this block before this point. */
+static bool reachable(const Verifier *vf, uint32_t b)
+{
+    return vf->pre[b] != UINT32_MAX;
+}
+
+static bool dominates(const Verifier *vf, uint32_t d, uint32_t b)
+{
+    return vf->pre[d] <= vf->pre[b] && vf->post[b] <= vf->post[d];
+}
+
+/* A use at the current point (op vf->op of block vf->block, or its
+ * terminator): a constant, a parameter of this block, a result of an
+ * earlier op of this block, or (residual graphs) a value whose block
+ * dominates this one. Uses in unreachable residual blocks only need a
+ * definition. */
 static bool check_use(Verifier *vf, JgVal v, const char *what)
 {
     if (v == 0 || v >= vf->g->values.count)
@@ -77,18 +96,22 @@ static bool check_use(Verifier *vf, JgVal v, const char *what)
     const JgValueInfo *vi = jg_value(vf->g, v);
     if (vi->kind == JG_VK_CONST)
         return true;
-    if (vf->avail[v] != vf->block + 1) {
-        if (vi->kind == JG_VK_PARAM || vi->kind == JG_VK_OP) {
-            if (vi->block != vf->block)
-                return fail(vf,
-                            "%s: v%" PRIu32 " belongs to block %" PRIu32
-                            " (values pass between blocks only through links)",
-                            what, v, vi->block);
-            return fail(vf, "%s: v%" PRIu32 " used before its definition", what, v);
-        }
-        return fail(vf, "%s: v%" PRIu32 " has an unknown kind", what, v);
+    if (!vf->defined[v])
+        return fail(vf, "%s: v%" PRIu32 " is never defined", what, v);
+    if (vi->block == vf->block) {
+        if (vi->kind == JG_VK_PARAM || vf->op < 0 || (int64_t)vi->index < vf->op)
+            return true;
+        return fail(vf, "%s: v%" PRIu32 " used before its definition", what, v);
     }
-    return true;
+    if (!vf->residual)
+        return fail(vf,
+                    "%s: v%" PRIu32 " belongs to block %" PRIu32
+                    " (values pass between blocks only through links)",
+                    what, v, vi->block);
+    if (!reachable(vf, vf->block) || dominates(vf, vi->block, vf->block))
+        return true;
+    return fail(vf, "%s: v%" PRIu32 " of block %" PRIu32 " does not dominate this use", what, v,
+                vi->block);
 }
 
 /* A definition: the value table must say the same, and only once. */
@@ -108,7 +131,6 @@ static bool define(Verifier *vf, JgVal v, JgValueKind kind, uint32_t index)
     if (!valid_type(vi->type) || vi->type == JG_VOID)
         return fail(vf, "v%" PRIu32 " has no valid type", v);
     vf->defined[v] = 1;
-    vf->avail[v] = vf->block + 1;
     return true;
 }
 
@@ -315,14 +337,8 @@ static bool check_op_types(Verifier *vf, const JgOp *op)
     return fail(vf, "unknown opcode %u", op->opcode);
 }
 
-static bool check_op(Verifier *vf, const JgOp *op, uint32_t index)
+static bool check_op(Verifier *vf, const JgOp *op)
 {
-    if (op->opcode >= JG_OP__COUNT)
-        return fail(vf, "unknown opcode %u", op->opcode);
-    if (!valid_type(op->type))
-        return fail(vf, "invalid result type %u", op->type);
-    if (op->nargs && !op->args)
-        return fail(vf, "%" PRIu32 " operands but no operand array", op->nargs);
     for (uint32_t i = 0; i < op->nargs; i++) {
         char what[32];
         snprintf(what, sizeof what, "operand %" PRIu32, i);
@@ -331,16 +347,9 @@ static bool check_op(Verifier *vf, const JgOp *op, uint32_t index)
     }
     if (!check_op_types(vf, op))
         return false;
-    if ((op->type == JG_VOID) != (op->result == 0))
-        return fail(vf, "result type %s but %s", jg_type_name((JgType)op->type),
-                    op->result ? "a result value" : "no result value");
-    if (op->result) {
-        if (!define(vf, op->result, JG_VK_OP, index))
-            return false;
-        if (vtype(vf, op->result) != op->type)
-            return fail(vf, "result v%" PRIu32 " is %s, op type %s", op->result,
-                        jg_type_name(vtype(vf, op->result)), jg_type_name((JgType)op->type));
-    }
+    if (op->result && vtype(vf, op->result) != op->type)
+        return fail(vf, "result v%" PRIu32 " is %s, op type %s", op->result,
+                    jg_type_name(vtype(vf, op->result)), jg_type_name((JgType)op->type));
     return true;
 }
 
@@ -370,6 +379,13 @@ static bool check_link(Verifier *vf, const JgLink *l, uint32_t which)
     return true;
 }
 
+/* A flexswitch's default link (links[0]) has no target: a miss calls the
+ * compiler (flexswitch/flexswitch.h). */
+static bool is_flex_default(const JgTerm *t, uint32_t i)
+{
+    return t->kind == JG_TERM_FLEXSWITCH && i == 0 && t->links[0].target == UINT32_MAX;
+}
+
 static bool check_links(Verifier *vf, const JgTerm *t, uint32_t expected)
 {
     if (expected != UINT32_MAX && t->nlinks != expected)
@@ -377,7 +393,7 @@ static bool check_links(Verifier *vf, const JgTerm *t, uint32_t expected)
     if (t->nlinks && !t->links)
         return fail(vf, "%" PRIu32 " links but no link array", t->nlinks);
     for (uint32_t i = 0; i < t->nlinks; i++)
-        if (!check_link(vf, &t->links[i], i))
+        if (!is_flex_default(t, i) && !check_link(vf, &t->links[i], i))
             return false;
     return true;
 }
@@ -446,7 +462,10 @@ static bool check_term(Verifier *vf, const JgTerm *t)
     }
 }
 
-static bool check_block(Verifier *vf, uint32_t index)
+/* First pass over a block: its definitions, and what the second pass and
+ * the dominator computation rely on (arrays present, opcodes and terminator
+ * kinds known, link targets existing). */
+static bool define_block(Verifier *vf, uint32_t index)
 {
     const JgBlock *b = &vf->g->blocks.items[index];
     vf->block = index;
@@ -457,11 +476,231 @@ static bool check_block(Verifier *vf, uint32_t index)
         if (!define(vf, b->params[i], JG_VK_PARAM, i))
             return false;
     for (unsigned i = 0; i < b->ops.count; i++) {
+        const JgOp *op = &b->ops.items[i];
         vf->op = i;
-        if (!check_op(vf, &b->ops.items[i], i))
+        if (op->opcode >= JG_OP__COUNT)
+            return fail(vf, "unknown opcode %u", op->opcode);
+        if (!valid_type(op->type))
+            return fail(vf, "invalid result type %u", op->type);
+        if (op->nargs && !op->args)
+            return fail(vf, "%" PRIu32 " operands but no operand array", op->nargs);
+        if ((op->type == JG_VOID) != (op->result == 0))
+            return fail(vf, "result type %s but %s", jg_type_name((JgType)op->type),
+                        op->result ? "a result value" : "no result value");
+        if (op->result && !define(vf, op->result, JG_VK_OP, i))
+            return false;
+    }
+    vf->op = -2;
+    const JgTerm *t = &b->term;
+    if (t->kind == JG_TERM_NONE)
+        return fail(vf, "the block has no terminator");
+    if (t->kind > JG_TERM_FLEXSWITCH)
+        return fail(vf, "unknown terminator kind %u", t->kind);
+    if (t->nlinks && !t->links)
+        return fail(vf, "%" PRIu32 " links but no link array", t->nlinks);
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        const JgLink *l = &t->links[i];
+        if (is_flex_default(t, i))
+            continue;
+        if (l->target >= vf->g->blocks.count)
+            return fail(vf, "link %" PRIu32 " targets missing block %" PRIu32, i, l->target);
+        if (l->nargs && !l->args)
+            return fail(vf, "link %" PRIu32 " has %" PRIu32 " arguments but no array", i, l->nargs);
+    }
+    return true;
+}
+
+/* Second pass: uses and types. */
+static bool check_block(Verifier *vf, uint32_t index)
+{
+    const JgBlock *b = &vf->g->blocks.items[index];
+    vf->block = index;
+    for (unsigned i = 0; i < b->ops.count; i++) {
+        vf->op = i;
+        if (!check_op(vf, &b->ops.items[i]))
             return false;
     }
     return check_term(vf, &b->term);
+}
+
+/* ---- dominators of residual graphs ----
+ * Cooper, Harvey, Kennedy, "A Simple, Fast Dominance Algorithm", on the
+ * block graph plus a virtual root (index n) whose successors are block 0
+ * and every JG_BLOCK_ENTRY block: a later compilation may jump into an
+ * entry block, so nothing defined before it may be used after it. */
+
+typedef struct Cfg {
+    uint32_t n;                  /* blocks; node n is the virtual root */
+    uint32_t *succ_start, *succ; /* CSR successor lists, n + 1 nodes */
+    uint32_t *pred_start, *pred; /* CSR predecessor lists */
+    uint32_t *po;                /* postorder number, UINT32_MAX: unreachable */
+    uint32_t *order;             /* nodes in postorder */
+    uint32_t *idom;
+    uint32_t *stack, *cursor; /* DFS work space */
+    uint32_t nreached;
+} Cfg;
+
+static uint32_t root_succ_count(const JgGraph *g)
+{
+    uint32_t k = 1;
+    for (unsigned b = 1; b < g->blocks.count; b++)
+        k += (g->blocks.items[b].flags & JG_BLOCK_ENTRY) != 0;
+    return k;
+}
+
+/* Successor and predecessor lists (CSR); links were checked in range. */
+static void cfg_edges(Cfg *c, const JgGraph *g)
+{
+    uint32_t n = c->n, e = 0;
+    for (uint32_t b = 0; b < n; b++) {
+        c->succ_start[b] = e;
+        const JgTerm *t = &g->blocks.items[b].term;
+        for (uint32_t i = 0; i < t->nlinks; i++)
+            if (!is_flex_default(t, i))
+                c->succ[e++] = t->links[i].target;
+    }
+    c->succ_start[n] = e;
+    c->succ[e++] = 0;
+    for (uint32_t b = 1; b < n; b++)
+        if (g->blocks.items[b].flags & JG_BLOCK_ENTRY)
+            c->succ[e++] = b;
+    c->succ_start[n + 1] = e;
+    for (uint32_t i = 0; i < e; i++)
+        c->pred_start[c->succ[i] + 1]++;
+    for (uint32_t v = 0; v <= n; v++)
+        c->pred_start[v + 1] += c->pred_start[v];
+    for (uint32_t v = 0; v <= n; v++)
+        for (uint32_t i = c->succ_start[v]; i < c->succ_start[v + 1]; i++)
+            c->pred[c->pred_start[c->succ[i]] + c->cursor[c->succ[i]]++] = v;
+}
+
+/* Iterative DFS from the root: postorder numbers. */
+static void cfg_postorder(Cfg *c)
+{
+    uint32_t n = c->n, sp = 0, count = 0;
+    for (uint32_t v = 0; v <= n; v++) {
+        c->po[v] = UINT32_MAX;
+        c->cursor[v] = c->succ_start[v];
+    }
+    c->po[n] = UINT32_MAX - 1; /* on the stack */
+    c->stack[sp++] = n;
+    while (sp) {
+        uint32_t v = c->stack[sp - 1];
+        if (c->cursor[v] < c->succ_start[v + 1]) {
+            uint32_t w = c->succ[c->cursor[v]++];
+            if (c->po[w] == UINT32_MAX) {
+                c->po[w] = UINT32_MAX - 1;
+                c->stack[sp++] = w;
+            }
+            continue;
+        }
+        sp--;
+        c->order[count] = v;
+        c->po[v] = count++;
+    }
+    c->nreached = count;
+}
+
+static uint32_t intersect(const Cfg *c, uint32_t a, uint32_t b)
+{
+    while (a != b) {
+        while (c->po[a] < c->po[b])
+            a = c->idom[a];
+        while (c->po[b] < c->po[a])
+            b = c->idom[b];
+    }
+    return a;
+}
+
+static void cfg_idoms(Cfg *c)
+{
+    uint32_t n = c->n;
+    for (uint32_t v = 0; v <= n; v++)
+        c->idom[v] = UINT32_MAX;
+    c->idom[n] = n;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t k = c->nreached - 1; k-- > 0;) { /* reverse postorder, root excluded */
+            uint32_t v = c->order[k], best = UINT32_MAX;
+            for (uint32_t i = c->pred_start[v]; i < c->pred_start[v + 1]; i++) {
+                uint32_t p = c->pred[i];
+                if (c->idom[p] == UINT32_MAX)
+                    continue;
+                best = best == UINT32_MAX ? p : intersect(c, p, best);
+            }
+            if (best != c->idom[v]) {
+                c->idom[v] = best;
+                changed = true;
+            }
+        }
+    }
+}
+
+/* DFS intervals of the dominator tree (children found by scanning idom:
+ * reusing the CSR arrays as child lists). */
+static void dom_intervals(Cfg *c, uint32_t *pre, uint32_t *post)
+{
+    uint32_t n = c->n;
+    for (uint32_t v = 0; v <= n + 1; v++)
+        c->succ_start[v] = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (c->idom[v] != UINT32_MAX)
+            c->succ_start[c->idom[v] + 1]++;
+    for (uint32_t v = 0; v <= n; v++)
+        c->succ_start[v + 1] += c->succ_start[v];
+    for (uint32_t v = 0; v <= n; v++)
+        c->cursor[v] = 0;
+    for (uint32_t v = 0; v < n; v++)
+        if (c->idom[v] != UINT32_MAX)
+            c->succ[c->succ_start[c->idom[v]] + c->cursor[c->idom[v]]++] = v;
+    for (uint32_t v = 0; v <= n; v++) {
+        pre[v] = post[v] = UINT32_MAX;
+        c->cursor[v] = c->succ_start[v];
+    }
+    uint32_t sp = 0, clock = 0;
+    pre[n] = clock++;
+    c->stack[sp++] = n;
+    while (sp) {
+        uint32_t v = c->stack[sp - 1];
+        if (c->cursor[v] < c->succ_start[v + 1]) {
+            uint32_t w = c->succ[c->cursor[v]++];
+            pre[w] = clock++;
+            c->stack[sp++] = w;
+            continue;
+        }
+        sp--;
+        post[v] = clock++;
+    }
+}
+
+/* Fills vf->pre / vf->post; false when out of memory. */
+static bool compute_dominators(Verifier *vf)
+{
+    const JgGraph *g = vf->g;
+    Cfg c = {.n = g->blocks.count};
+    size_t edges = root_succ_count(g);
+    for (unsigned b = 0; b < c.n; b++)
+        edges += g->blocks.items[b].term.nlinks;
+    size_t nodes = (size_t)c.n + 2;
+    uint32_t **arrays[] = {&c.succ_start, &c.pred_start, &c.po,    &c.order, &c.idom,
+                           &c.stack,      &c.cursor,     &vf->pre, &vf->post};
+    bool ok = true;
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0]; i++)
+        ok &= (*arrays[i] = calloc(nodes, sizeof(uint32_t))) != NULL;
+    c.succ = calloc(edges + 1, sizeof(uint32_t));
+    c.pred = calloc(edges + 1, sizeof(uint32_t));
+    ok &= c.succ && c.pred;
+    if (ok) {
+        cfg_edges(&c, g);
+        cfg_postorder(&c);
+        cfg_idoms(&c);
+        dom_intervals(&c, vf->pre, vf->post);
+    }
+    for (size_t i = 0; i < sizeof arrays / sizeof arrays[0] - 2; i++)
+        free(*arrays[i]);
+    free(c.succ);
+    free(c.pred);
+    return ok;
 }
 
 /* The entry block's parameters are the graph's. */
@@ -485,29 +724,40 @@ static bool check_entry(Verifier *vf)
     return true;
 }
 
+static bool verify_body(Verifier *vf)
+{
+    const JgGraph *g = vf->g;
+    for (unsigned i = 0; i < g->blocks.count; i++)
+        if (!define_block(vf, i))
+            return false;
+    if (vf->residual && !compute_dominators(vf)) {
+        vf->block = 0;
+        vf->op = -1;
+        return fail(vf, "out of memory computing dominators of %u blocks", g->blocks.count);
+    }
+    for (unsigned i = 0; i < g->blocks.count; i++)
+        if (!check_block(vf, i))
+            return false;
+    return true;
+}
+
 bool jg_verify_graph(const JgGraph *g, char *err, size_t errsize)
 {
     if (err && errsize)
         err[0] = '\0';
     Verifier vf = {.g = g, .err = err, .errsize = errsize};
+    vf.residual = (g->flags & JG_FLAG_RESIDUAL) != 0;
     if (g->flags & JG_FLAG_EXTERNAL)
         return true; /* a declaration: nothing to check */
     if (g->blocks.count == 0)
         return fail(&vf, "the graph has no blocks");
     if (!check_entry(&vf))
         return false;
-    size_t n = g->values.count ? g->values.count : 1;
-    vf.avail = calloc(n, sizeof *vf.avail);
-    vf.defined = calloc(n, sizeof *vf.defined);
-    bool ok;
-    if (!vf.avail || !vf.defined) {
-        ok = fail(&vf, "out of memory verifying %u values", g->values.count);
-    } else {
-        ok = true;
-        for (unsigned i = 0; ok && i < g->blocks.count; i++)
-            ok = check_block(&vf, i);
-    }
-    free(vf.avail);
+    vf.defined = calloc(g->values.count ? g->values.count : 1, sizeof *vf.defined);
+    bool ok = vf.defined ? verify_body(&vf)
+                         : fail(&vf, "out of memory verifying %u values", g->values.count);
     free(vf.defined);
+    free(vf.pre);
+    free(vf.post);
     return ok;
 }

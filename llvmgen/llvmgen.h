@@ -46,6 +46,9 @@ typedef struct JgLlvmOptions {
      * portal's arguments in an array; it returns the portal's result */
     uint64_t (*portal_call)(void *ctx, const uint64_t *args);
     void *portal_ctx;
+    /* methods per graph, primary included; 0: 65535, the block-id
+     * encoding's limit (tests lower it to reach the limit quickly) */
+    uint32_t max_methods;
 } JgLlvmOptions;
 
 typedef struct JgLlvmStats {
@@ -82,5 +85,12 @@ void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g);
 uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
 
 const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm);
+
+/* The run-time side of a compiled flexswitch, called by generated code with
+ * the live values already in InputArgs slots 0..nlive-1: finds the case for
+ * `value` (zero-extended bits); on a miss calls fs->miss and compiles the
+ * blocks it added. Returns the block id of the case's target. A failure to
+ * compile is fatal (message on stderr, exit status 70). */
+uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 #endif

@@ -28,10 +28,12 @@ void *jit_deepfreeze_ptr(const void *x);
 int64_t jit_forget_i64(int64_t x);
 void *jit_forget_ptr(const void *x);
 
-#define JIT_ELIDABLE __attribute__((annotate("jitgen.elidable")))
-#define JIT_DONT_LOOK_INSIDE __attribute__((annotate("jitgen.dont_look_inside")))
-#define JIT_ALLOCATOR __attribute__((annotate("jitgen.allocator")))
-#define JIT_PORTAL __attribute__((annotate("jitgen.portal")))
+/* noinline: the call must stay a call in the bitcode, or clang would inline
+ * the body into its callers and the annotation would be lost there */
+#define JIT_ELIDABLE __attribute__((annotate("jitgen.elidable"), noinline))
+#define JIT_DONT_LOOK_INSIDE __attribute__((annotate("jitgen.dont_look_inside"), noinline))
+#define JIT_ALLOCATOR __attribute__((annotate("jitgen.allocator"), noinline))
+#define JIT_PORTAL __attribute__((annotate("jitgen.portal"), noinline))
 
 #else
 

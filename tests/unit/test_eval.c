@@ -607,11 +607,12 @@ static JgGraph *declare(const char *name, void *native, JgType ret, uint32_t n, 
  * parameters and returns the result. */
 static JgGraph *build_caller(JgGraph *callee)
 {
-    JgType types[8];
+    JgType types[16];
+    assert_true(callee->nparams <= 16);
     for (uint32_t i = 0; i < callee->nparams; i++)
         types[i] = (JgType)callee->param_types[i];
     JgGraph *g = jg_graph_new(&arena, "caller", (JgType)callee->ret_type, callee->nparams, types);
-    JgVal args[9];
+    JgVal args[17];
     args[0] = jg_const_symbol(g, callee->native, callee->name);
     for (uint32_t i = 0; i < callee->nparams; i++)
         args[i + 1] = param(g, 0, i);
@@ -684,6 +685,44 @@ static void test_native_calls(void **state)
     assert_true(bits_f64(eval(build_caller(sq), (uint64_t[]){f64_bits(3), f64_bits(4)})) == 25.0);
 }
 
+static int64_t add3(int64_t a, int64_t b, int64_t c)
+{
+    return a + b + c;
+}
+
+static int64_t weighted10(int64_t a, int32_t b, int64_t c, int16_t d, int64_t e, int8_t f,
+                          int64_t g, int64_t h, double i, int64_t j)
+{
+    return a + 2 * b + 3 * c + 4 * d + 5 * e + 6 * f + 7 * g + 8 * h + (int64_t)(9 * i) + 10 * j;
+}
+
+/* More arguments than the call-description cache keeps, and many distinct
+ * signatures through the cache's few slots. */
+static void test_native_call_signatures(void **state)
+{
+    (void)state;
+    JgType wt[] = {JG_I64, JG_I32, JG_I64, JG_I16, JG_I64, JG_I8, JG_I64, JG_I64, JG_F64, JG_I64};
+    JgGraph *w = build_caller(declare("weighted10", (void *)weighted10, JG_I64, 10, wt));
+    uint64_t wargs[] = {1, (uint32_t)-1, 1, 0xffff, 1, 0xff, 1, 1, f64_bits(1.0), 1};
+    assert_int_equal(eval(w, wargs), (uint64_t)weighted10(1, -1, 1, -1, 1, -1, 1, 1, 1.0, 1));
+
+    /* add3 called through declarations of 1..3 i64 parameters plus extra
+     * arguments of varying types: many signatures, same results */
+    JgType kinds[] = {JG_I64, JG_I32, JG_I16, JG_I8, JG_F64, JG_PTR};
+    for (int round = 0; round < 2; round++)
+        for (unsigned k = 0; k < 6; k++)
+            for (unsigned extra = 0; extra < 6; extra++) {
+                JgType types[9] = {JG_I64, JG_I64, JG_I64};
+                uint64_t args[9] = {1, 2, 3};
+                for (unsigned i = 0; i < extra; i++) {
+                    types[3 + i] = kinds[(k + i) % 6];
+                    args[3 + i] = 0;
+                }
+                JgGraph *g = build_caller(declare("add3", (void *)add3, JG_I64, 3 + extra, types));
+                assert_int_equal(eval(g, args), 6);
+            }
+}
+
 /* snprintf(buf, 64, "%d:%s:%.1f", 42, "ok", 2.5): a variadic native whose
  * fixed parameters come from its declaration. */
 static void test_variadic_native_call(void **state)
@@ -706,11 +745,6 @@ static void test_variadic_native_call(void **state)
     char buf[64] = "";
     assert_int_equal(eval(g, (uint64_t[]){addr(buf)}), 9);
     assert_string_equal(buf, "42:ok:2.5");
-}
-
-static int64_t add3(int64_t a, int64_t b, int64_t c)
-{
-    return a + b + c;
 }
 
 static int64_t times10(int64_t a)
@@ -940,6 +974,21 @@ static void test_print(void **state)
     text = print_to_string(d, NULL, NULL);
     assert_string_equal(text, "graph printf(ptr, ...) -> i32  [dont_look_inside, external]\n");
     free(text);
+
+    /* a residual graph with an entry block */
+    JgGraph *res = jg_graph_new(&arena, "res", JG_VOID, 0, NULL);
+    res->flags |= JG_FLAG_RESIDUAL;
+    uint32_t e = jg_block_new(res, 1, (JgType[]){JG_I8});
+    res->blocks.items[e].flags |= JG_BLOCK_ENTRY;
+    jg_set_goto(res, 0, jg_link(res, e, 1, (JgVal[]){jg_const(res, JG_I8, 200)}));
+    jg_set_return(res, e, 0);
+    text = print_to_string(res, NULL, NULL);
+    assert_string_equal(text, "graph res() -> void  [residual]\n"
+                              "block0():\n"
+                              "    goto block1(-56)\n"
+                              "block1(v1: i8) [entry]:\n"
+                              "    return\n");
+    free(text);
 }
 
 static void test_print_constants(void **state)
@@ -1137,6 +1186,157 @@ static void test_verify_switch(void **state)
     expect_rejected(g, "graph bad, block 0, terminator: ", "case 257 appears twice");
 }
 
+/* ---- residual graphs: ordinary SSA -------------------------------------- */
+
+/* f(n) = fib(n) + n + 10 with values used across blocks:
+ *   block0(n): k = n + 10; goto block1(0, 1, 0)
+ *   block1(a, b, i): branch i < n, block2(), block3()
+ *   block2(): goto block1(a + b, a, i + 1)     -- passes a back into b
+ *   block3(): return a + k */
+static JgGraph *build_residual_fib(bool residual)
+{
+    JgType t3[] = {JG_I64, JG_I64, JG_I64};
+    JgGraph *g = jg_graph_new(&arena, "rfib", JG_I64, 1, t3);
+    if (residual)
+        g->flags |= JG_FLAG_RESIDUAL;
+    uint32_t head = jg_block_new(g, 3, t3), body = jg_block_new(g, 0, NULL);
+    uint32_t done = jg_block_new(g, 0, NULL);
+    JgVal n = param(g, 0, 0), one = jg_const(g, JG_I64, 1), zero = jg_const(g, JG_I64, 0);
+    JgVal k = jg_emit(g, 0, JG_OP_ADD, JG_I64, 2, (JgVal[]){n, jg_const(g, JG_I64, 10)});
+    jg_set_goto(g, 0, jg_link(g, head, 3, (JgVal[]){zero, one, zero}));
+    JgVal a = param(g, head, 0), b = param(g, head, 1), i = param(g, head, 2);
+    JgVal lt = jg_emit(g, head, JG_OP_ICMP, JG_I1, 2, (JgVal[]){i, n});
+    jg_last_op(g, head)->pred = JG_SLT;
+    jg_set_branch(g, head, lt, jg_link(g, body, 0, NULL), jg_link(g, done, 0, NULL));
+    JgVal s = jg_emit(g, body, JG_OP_ADD, JG_I64, 2, (JgVal[]){a, b});
+    JgVal i2 = jg_emit(g, body, JG_OP_ADD, JG_I64, 2, (JgVal[]){i, one});
+    jg_set_goto(g, body, jg_link(g, head, 3, (JgVal[]){s, a, i2}));
+    jg_set_return(g, done, jg_emit(g, done, JG_OP_ADD, JG_I64, 2, (JgVal[]){a, k}));
+    return g;
+}
+
+static void test_residual_cross_block_values(void **state)
+{
+    (void)state;
+    JgGraph *g = build_residual_fib(true);
+    assert_int_equal(eval(g, (uint64_t[]){0}), 10);
+    assert_int_equal(eval(g, (uint64_t[]){1}), 1 + 11);
+    assert_int_equal(eval(g, (uint64_t[]){10}), 55 + 20);
+    assert_int_equal(eval(g, (uint64_t[]){90}), UINT64_C(2880067194370816120) + 100);
+    /* the same graph is not in block-local SSA */
+    expect_rejected(build_residual_fib(false),
+                    "graph rfib, block 1, op 0 (icmp): ", "operand 1: v1 belongs to block 0");
+}
+
+static void test_verify_dominance(void **state)
+{
+    (void)state;
+    /* a diamond: x is defined in one arm and used after the join */
+    JgGraph *g = jg_graph_new(&arena, "diamond", JG_I64, 2, (JgType[]){JG_I1, JG_I64});
+    g->flags |= JG_FLAG_RESIDUAL;
+    uint32_t left = jg_block_new(g, 0, NULL), right = jg_block_new(g, 0, NULL);
+    uint32_t join = jg_block_new(g, 0, NULL), dead = jg_block_new(g, 0, NULL);
+    jg_set_branch(g, 0, param(g, 0, 0), jg_link(g, left, 0, NULL), jg_link(g, right, 0, NULL));
+    JgVal x = jg_emit(g, left, JG_OP_ADD, JG_I64, 2, (JgVal[]){param(g, 0, 1), param(g, 0, 1)});
+    jg_set_goto(g, left, jg_link(g, join, 0, NULL));
+    jg_set_goto(g, right, jg_link(g, join, 0, NULL));
+    jg_set_return(g, join, x);
+    /* an unreachable block may use any defined value */
+    jg_set_return(g, dead, x);
+    expect_rejected(g, "graph diamond, block 3, terminator: ",
+                    "returned value: v3 of block 1 does not dominate this use");
+    jg_set_return(g, join, param(g, 0, 1));
+    assert_verifies(g);
+
+    /* an entry block (a later compilation may jump in) starts a new scope */
+    JgGraph *e = jg_graph_new(&arena, "entry", JG_I64, 1, (JgType[]){JG_I64});
+    e->flags |= JG_FLAG_RESIDUAL;
+    uint32_t b = jg_block_new(e, 1, (JgType[]){JG_I64});
+    JgVal k = jg_emit(e, 0, JG_OP_MUL, JG_I64, 2, (JgVal[]){param(e, 0, 0), param(e, 0, 0)});
+    jg_set_goto(e, 0, jg_link(e, b, 1, &k));
+    jg_set_return(e, b, jg_emit(e, b, JG_OP_ADD, JG_I64, 2, (JgVal[]){param(e, b, 0), k}));
+    assert_verifies(e);
+    e->blocks.items[b].flags |= JG_BLOCK_ENTRY;
+    expect_rejected(e, "graph entry, block 1, op 0 (add): ",
+                    "operand 1: v3 of block 0 does not dominate this use");
+}
+
+/* Whether block `b` can be reached from the roots (block 0 and the entry
+ * blocks) without passing through block `skip` (UINT32_MAX: none). */
+static bool reaches(const JgGraph *g, uint32_t b, uint32_t skip)
+{
+    uint32_t n = g->blocks.count, stack[64], sp = 0;
+    bool seen[64] = {false};
+    for (uint32_t r = 0; r < n; r++)
+        if ((r == 0 || (g->blocks.items[r].flags & JG_BLOCK_ENTRY)) && r != skip && !seen[r]) {
+            seen[r] = true;
+            stack[sp++] = r;
+        }
+    while (sp) {
+        const JgTerm *t = &g->blocks.items[stack[--sp]].term;
+        for (uint32_t i = 0; i < t->nlinks; i++) {
+            uint32_t w = t->links[i].target;
+            if (w != skip && !seen[w]) {
+                seen[w] = true;
+                stack[sp++] = w;
+            }
+        }
+    }
+    return seen[b];
+}
+
+/* A small linear congruential generator (deterministic tests). */
+static uint32_t rnd(uint64_t *seed, uint32_t k)
+{
+    *seed = *seed * 6364136223846793005u + 1442695040888963407u;
+    return (uint32_t)(*seed >> 33) % k;
+}
+
+/* Random control flow graphs: a use in block b of a value of block d must be
+ * accepted exactly when d dominates b (by the definition: every path from a
+ * root to b passes through d) or b is unreachable. */
+static void test_verify_dominance_random(void **state)
+{
+    (void)state;
+    uint64_t seed = 12345;
+    int accepted = 0, rejected = 0;
+    for (int trial = 0; trial < 3000; trial++) {
+        jg_arena_free(&arena);
+        JgGraph *g = jg_graph_new(&arena, "random", JG_VOID, 0, NULL);
+        g->flags |= JG_FLAG_RESIDUAL;
+        uint32_t n = 2 + rnd(&seed, 14);
+        for (uint32_t b = 1; b < n; b++) {
+            uint32_t index = jg_block_new(g, 0, NULL); /* may move the block array */
+            g->blocks.items[index].flags = rnd(&seed, 6) == 0 ? JG_BLOCK_ENTRY : 0;
+        }
+        JgVal x[16], one = jg_const(g, JG_I64, 1), cond = jg_const(g, JG_I1, 1);
+        for (uint32_t b = 0; b < n; b++) {
+            x[b] = jg_emit(g, b, JG_OP_ADD, JG_I64, 2, (JgVal[]){one, one});
+            uint32_t kind = rnd(&seed, 5);
+            if (kind == 0)
+                jg_set_return(g, b, 0);
+            else if (kind < 3)
+                jg_set_goto(g, b, jg_link(g, rnd(&seed, n), 0, NULL));
+            else {
+                uint32_t t1 = rnd(&seed, n), t2 = rnd(&seed, n);
+                jg_set_branch(g, b, cond, jg_link(g, t1, 0, NULL), jg_link(g, t2, 0, NULL));
+            }
+        }
+        uint32_t b = (uint32_t)(seed >> 20) % n, d = (uint32_t)(seed >> 40) % n;
+        jg_emit(g, b, JG_OP_ADD, JG_I64, 2, (JgVal[]){x[d], x[d]});
+        bool expect = d == b || !reaches(g, b, UINT32_MAX) || !reaches(g, b, d);
+        char err[256];
+        bool got = jg_verify_graph(g, err, sizeof err);
+        if (got != expect) {
+            jg_print_graph(stderr, g, NULL, NULL);
+            fail_msg("trial %d: use in block %u of block %u's value: verifier %s (%s)", trial, b, d,
+                     got ? "accepted" : "rejected", err);
+        }
+        expect ? accepted++ : rejected++;
+    }
+    assert_true(accepted > 500 && rejected > 500); /* both outcomes exercised */
+}
+
 /* ---- performance smoke check ------------------------------------------- */
 
 /* Not a benchmark: guards against an accidentally quadratic or allocating
@@ -1172,6 +1372,7 @@ int main(void)
         T(test_memcpy_memset),
         T(test_recursive_call),
         T(test_native_calls),
+        T(test_native_call_signatures),
         T(test_variadic_native_call),
         T(test_indirect_calls),
         T(test_call_hook),
@@ -1187,6 +1388,9 @@ int main(void)
         T(test_verify_link_mismatch),
         T(test_verify_bad_return),
         T(test_verify_switch),
+        T(test_residual_cross_block_values),
+        T(test_verify_dominance),
+        T(test_verify_dominance_random),
         T(test_many_ops),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

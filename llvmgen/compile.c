@@ -1,0 +1,183 @@
+/* jg_llvm_compile: the blocks of a residual graph not compiled yet become
+ * one method (docs/backend.md, "Methods"). The first call makes the
+ * primary, every later call a secondary. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+static bool has_flexswitch(const JgGraph *g, uint32_t lo, uint32_t hi)
+{
+    for (uint32_t b = lo; b < hi; b++)
+        if (g->blocks.items[b].term.kind == JG_TERM_FLEXSWITCH)
+            return true;
+    return false;
+}
+
+/* The most values any block, link or flexswitch of [lo, hi) passes. */
+static uint32_t max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
+{
+    uint32_t n = 0;
+    for (uint32_t b = lo; b < hi; b++) {
+        const JgBlock *blk = &g->blocks.items[b];
+        n = blk->nparams > n ? blk->nparams : n;
+        for (uint32_t i = 0; i < blk->term.nlinks; i++)
+            n = blk->term.links[i].nargs > n ? blk->term.links[i].nargs : n;
+        if (blk->term.kind == JG_TERM_FLEXSWITCH && blk->term.flex) {
+            const JgFlexswitch *fs = blk->term.flex;
+            n = fs->nlive > n ? fs->nlive : n;
+        }
+    }
+    return n;
+}
+
+static uint64_t alloca_bytes(const JgGraph *g, uint32_t lo, uint32_t hi)
+{
+    uint64_t n = 0;
+    for (uint32_t b = lo; b < hi; b++)
+        for (uint32_t i = 0; i < g->blocks.items[b].ops.count; i++) {
+            const JgOp *op = &g->blocks.items[b].ops.items[i];
+            if (op->opcode == JG_OP_ALLOCA && op->imm > 0)
+                n += ((uint64_t)op->imm + 15) & ~UINT64_C(15);
+        }
+    return n;
+}
+
+/* Sizes every activation's InputArgs and its area for ALLOCAs of
+ * secondaries that must outlive them: fixed when the primary is compiled,
+ * generously, since later methods cannot change the primary's frame. */
+static bool size_activation(LgGraph *lg, uint32_t n, char *err, size_t errsize)
+{
+    uint64_t cap = 2 * (uint64_t)max_values_passed(lg->graph, 0, n);
+    uint64_t area = 2 * alloca_bytes(lg->graph, 0, n);
+    cap = cap < LG_MIN_CAPACITY ? LG_MIN_CAPACITY : cap;
+    area = area < LG_MIN_AREA ? LG_MIN_AREA : area;
+    if (cap > UINT32_MAX / 16 || area > UINT32_MAX / 16) {
+        snprintf(err, errsize, "graph %s: activation too large (%llu slots, %llu bytes)",
+                 lg->graph->name, (unsigned long long)cap, (unsigned long long)area);
+        return false;
+    }
+    lg->capacity = (uint32_t)cap;
+    lg->area_bytes = lg->growable ? (uint32_t)area : 0;
+    return true;
+}
+
+/* Records block ids of [lo, hi) as method `method`. */
+static bool assign_ids(LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method)
+{
+    if (!lg_graph_reserve_blocks(lg, hi))
+        return false;
+    for (uint32_t b = lo; b < hi; b++) {
+        bool entry = b == lo || (lg->graph->blocks.items[b].flags & JG_BLOCK_ENTRY);
+        lg->blocks[b].id = JG_BLOCKID(method, b - lo);
+        lg->blocks[b].enterable = lg->growable && entry;
+    }
+    return true;
+}
+
+/* Builds, optimizes and links the method of blocks [lo, hi); its code (and
+ * for the primary, the call wrapper's) lands in `code`. */
+static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method,
+                           void **code, char *err, size_t errsize)
+{
+    double t0 = lg_now_ms();
+    char name[96], wrapper[96];
+    lg_symbol(lg, "m", method, name, sizeof name);
+    lg_symbol(lg, "call", method, wrapper, sizeof wrapper);
+    LgMethod m = {.llvm = llvm,
+                  .lg = lg,
+                  .g = lg->graph,
+                  .lo = lo,
+                  .hi = hi,
+                  .method = method,
+                  .primary = method == 0,
+                  .area_next = lg->area_used,
+                  .err = err,
+                  .errsize = errsize};
+    m.mod = LLVMModuleCreateWithNameInContext(name, llvm->ctx);
+    bool ok = lg_build_method(&m);
+    if (ok && m.primary)
+        ok = lg_build_call_wrapper(llvm, lg, m.mod, m.fn);
+    llvm->stats.ir_ms += lg_now_ms() - t0;
+    if (!ok) {
+        LLVMDisposeModule(m.mod);
+        return false;
+    }
+    const char *names[2] = {name, wrapper};
+    if (!lg_finish_module(llvm, m.mod, names, m.primary ? 2 : 1, code, err, errsize))
+        return false;
+    lg->area_used = m.area_next;
+    return true;
+}
+
+static bool compile_primary(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
+{
+    uint32_t n = g->blocks.count;
+    if (n == 0 || n > LG_MAX_METHOD_BLOCKS) {
+        snprintf(err, errsize, "graph %s: %u blocks in one method (the limit is %u)", g->name, n,
+                 LG_MAX_METHOD_BLOCKS);
+        return false;
+    }
+    LgGraph *lg = lg_graph_add(llvm, g, has_flexswitch(g, 0, n));
+    if (!lg) {
+        snprintf(err, errsize, "out of memory");
+        return false;
+    }
+    void *code[2];
+    if (!size_activation(lg, n, err, errsize) || !assign_ids(lg, 0, n, 0) ||
+        !compile_method(llvm, lg, 0, n, 0, code, err, errsize)) {
+        if (!*err)
+            snprintf(err, errsize, "out of memory");
+        lg_graph_forget(llvm, lg);
+        return false;
+    }
+    lg->primary = code[0];
+    lg->call = (LgCallFn)code[1];
+    lg->ncompiled = n;
+    lg->nmethods = 1;
+    llvm->stats.methods_primary++;
+    return true;
+}
+
+static bool compile_secondary(JgLlvm *llvm, LgGraph *lg, char *err, size_t errsize)
+{
+    const JgGraph *g = lg->graph;
+    uint32_t lo = lg->ncompiled, hi = g->blocks.count, method = lg->nmethods;
+    if (lo == hi)
+        return true;
+    if (!lg->growable) {
+        snprintf(err, errsize, "graph %s grew, but its first compilation had no flexswitch",
+                 g->name);
+        return false;
+    }
+    if (hi - lo > LG_MAX_METHOD_BLOCKS) {
+        snprintf(err, errsize, "graph %s: %u blocks in one method (the limit is %u)", g->name,
+                 hi - lo, LG_MAX_METHOD_BLOCKS);
+        return false;
+    }
+    if (method >= llvm->max_methods) {
+        snprintf(err, errsize, "graph %s: more than %u methods (block ids have 16 bits of method)",
+                 g->name, llvm->max_methods);
+        return false;
+    }
+    void *code[1];
+    if (!assign_ids(lg, lo, hi, method)) {
+        snprintf(err, errsize, "out of memory");
+        return false;
+    }
+    if (!compile_method(llvm, lg, lo, hi, method, code, err, errsize))
+        return false;
+    lg->methods[method] = (LgSecondaryFn)code[0];
+    lg->ncompiled = hi;
+    lg->nmethods++;
+    llvm->stats.methods_secondary++;
+    return true;
+}
+
+bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
+{
+    if (errsize)
+        *err = 0;
+    LgGraph *lg = lg_graph_find(llvm, g);
+    return lg ? compile_secondary(llvm, lg, err, errsize) : compile_primary(llvm, g, err, errsize);
+}

@@ -1,0 +1,168 @@
+/* Private declarations of the LLVM backend (docs/backend.md). The files:
+ *   session.c  - targets, the ORC LLJIT, the per-module pipeline (verify,
+ *                optimize, dump, emit an object, add it to the JIT)
+ *   graphs.c   - per-graph bookkeeping: methods, block ids, the registry
+ *   compile.c  - jg_llvm_compile: splitting a graph into methods
+ *   methods.c  - one method: blocks, phis, links, terminators
+ *   dispatch.c - dispatchers, InputArgs, landing blocks, the call wrapper
+ *   lower.c    - operations -> LLVM instructions
+ *   calls.c    - native, indirect and portal calls
+ *   escape.c   - which ALLOCAs of a secondary must outlive it
+ *   runtime.c  - the flexswitch runtime called by generated code */
+#ifndef JITGEN_LLVMGEN_INTERNAL_H
+#define JITGEN_LLVMGEN_INTERNAL_H
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "llvmgen.h"
+
+/* Byte offsets inside JgInputArgs, as generated code addresses them. */
+#define LG_IA_RESULT 0
+#define LG_IA_CAPACITY 8
+#define LG_IA_SLOTS 16
+
+#define LG_MIN_CAPACITY 256        /* InputArgs slots of every activation, at least */
+#define LG_MIN_AREA 4096           /* bytes for escaping ALLOCAs of secondaries, at least */
+#define LG_MAX_METHODS 65535u      /* method ids 0..65534 */
+#define LG_MAX_METHOD_BLOCKS 65535 /* block numbers 0..65534: 0xffff never names a block */
+#define LG_METHOD_TABLE 65536      /* entries of a graph's method table */
+
+/* Where a residual block went. */
+typedef struct LgBlock {
+    uint32_t id;    /* JG_BLOCKID(method, local) */
+    bool enterable; /* the method's dispatcher can enter it */
+} LgBlock;
+
+typedef uint32_t (*LgSecondaryFn)(uint32_t blockid, JgInputArgs *ia);
+typedef uint64_t (*LgCallFn)(const uint64_t *args);
+
+/* What the backend keeps per residual graph. */
+typedef struct LgGraph {
+    const JgGraph *graph;
+    unsigned serial;     /* distinguishes symbol names of graphs with one name */
+    uint32_t ncompiled;  /* residual blocks compiled so far */
+    uint32_t nmethods;   /* primary included */
+    bool growable;       /* the primary has a dispatcher (a flexswitch exists) */
+    uint32_t capacity;   /* InputArgs slots of every activation of the primary */
+    uint32_t area_bytes; /* activation area for escaping ALLOCAs of secondaries */
+    uint32_t area_used;  /* bytes of it handed out to secondaries so far */
+    void *primary;       /* machine code */
+    LgCallFn call;       /* wrapper: args as 64-bit slots, result widened */
+    LgSecondaryFn *methods; /* LG_METHOD_TABLE entries (growable graphs); [0] unused */
+    LgBlock *blocks;        /* per residual block compiled */
+} LgGraph;
+
+struct JgLlvm {
+    JgLlvmOptions options;
+    JgLlvmStats stats;
+    LLVMContextRef ctx;
+    LLVMTargetMachineRef tm;     /* the host: what runs */
+    LLVMTargetMachineRef asm_tm; /* --dump=asm for a foreign triple, else NULL */
+    LLVMTargetDataRef asm_layout;
+    char *asm_triple;
+    char *triple;                /* the host's */
+    char *layout;                /* the host's data layout string */
+    LLVMOrcLLJITRef jit;
+    LLVMOrcJITDylibRef dylib;
+    LLVMPassBuilderOptionsRef pass_options;
+    const char *passes; /* NULL at O0 */
+    uint32_t max_methods;
+    /* the registry: open addressing on the graph's address */
+    LgGraph **graphs;
+    uint32_t ngraphs, graphs_cap;
+    unsigned next_serial;
+    /* types of this context */
+    LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_ptr, t_f32, t_f64;
+};
+
+/* ---- session.c ---- */
+
+double lg_now_ms(void);
+/* Runs the pipeline on a finished module (consumed) and looks up `nnames`
+ * functions, writing their addresses to `out`. */
+bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names,
+                      uint32_t nnames, void **out, char *err, size_t errsize);
+LLVMTypeRef lg_type(const JgLlvm *llvm, JgType t);
+
+/* ---- graphs.c ---- */
+
+LgGraph *lg_graph_find(const JgLlvm *llvm, const JgGraph *g);
+LgGraph *lg_graph_add(JgLlvm *llvm, const JgGraph *g, bool growable);
+void lg_graph_forget(JgLlvm *llvm, LgGraph *lg);
+void lg_graphs_free(JgLlvm *llvm);
+/* Makes room to record blocks [0, n). */
+bool lg_graph_reserve_blocks(LgGraph *lg, uint32_t n);
+/* A symbol name for method `method` of `lg` ("call" for the wrapper). */
+void lg_symbol(const LgGraph *lg, const char *what, uint32_t method, char *buf, size_t size);
+_Noreturn void lg_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- the state of one method under construction (methods.c) ---- */
+
+typedef struct LgMethod {
+    JgLlvm *llvm;
+    LgGraph *lg;
+    const JgGraph *g;
+    uint32_t lo, hi;   /* its residual blocks */
+    uint32_t method;   /* method id */
+    bool primary;
+    LLVMModuleRef mod;
+    LLVMBuilderRef b;
+    LLVMValueRef fn;
+    LLVMBasicBlockRef entry;   /* allocas; ends with the branch to the body */
+    LLVMValueRef entry_term;   /* allocas go before it */
+    LLVMBasicBlockRef *bbs;    /* per local block (NULL: unreachable) */
+    LLVMValueRef *vals;        /* per residual value of the graph */
+    uint32_t *order;           /* reachable local blocks, reverse post-order */
+    uint32_t norder;
+    bool *escapes;             /* per residual value: an ALLOCA that must outlive us */
+    uint32_t area_next;        /* secondaries: next free byte of the activation area */
+    LLVMValueRef ia;           /* the InputArgs pointer (growable graphs) */
+    LLVMBasicBlockRef dispatch; /* growable primary: the dispatcher loop head */
+    LLVMValueRef dispatch_id;   /* its phi */
+    uint32_t slots_needed;
+    char *err;
+    size_t errsize;
+    bool failed;
+} LgMethod;
+
+bool lg_fail(LgMethod *m, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Builds the function of a method; false with a message on failure. */
+bool lg_build_method(LgMethod *m);
+/* Ensures the InputArgs area can hold `n` slots (compile-time check). */
+bool lg_need_slots(LgMethod *m, uint32_t n);
+
+/* ---- dispatch.c ---- */
+
+LLVMValueRef lg_const_ptr(const JgLlvm *llvm, const void *p);
+LLVMValueRef lg_to_slot(LgMethod *m, LLVMValueRef v, JgType t);
+LLVMValueRef lg_from_slot(LgMethod *m, LLVMValueRef bits, JgType t);
+LLVMValueRef lg_ia_addr(LgMethod *m, uint64_t offset);
+void lg_store_slots(LgMethod *m, uint32_t n, const JgVal *vals);
+/* Sets up the entry of the method: allocas, InputArgs, dispatcher, and
+ * the way into every enterable block. */
+bool lg_build_entry(LgMethod *m);
+/* An edge to another method's block / the result of a flexswitch: go
+ * through the dispatchers with this block id. */
+void lg_emit_exit(LgMethod *m, LLVMValueRef id);
+bool lg_build_call_wrapper(JgLlvm *llvm, LgGraph *lg, LLVMModuleRef mod, LLVMValueRef primary);
+
+/* ---- lower.c ---- */
+
+LLVMValueRef lg_value(LgMethod *m, JgVal v);
+LLVMValueRef lg_entry_alloca(LgMethod *m, LLVMTypeRef type, unsigned align, const char *name);
+bool lg_lower_op(LgMethod *m, uint32_t block, const JgOp *op);
+
+/* ---- calls.c ---- */
+
+bool lg_lower_call(LgMethod *m, const JgOp *op);
+
+/* ---- escape.c ---- */
+
+/* Marks (in m->escapes) the ALLOCA results of a secondary whose memory may
+ * be used after the secondary returns. */
+bool lg_find_escaping_allocas(LgMethod *m);
+
+#endif

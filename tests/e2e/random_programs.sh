@@ -1,0 +1,143 @@
+#!/usr/bin/env bash
+# Random-program tests: for seeds 1..COUNT, generate a program with tlcgen,
+# assemble it, run it under each engine, and check the invariants:
+#  - `tlc asm` and `tlc dis` succeed;
+#  - every run exits with 0 or 1 (anything else, a crash or a timeout, fails);
+#  - status 0: stderr is empty; status 1: stderr is exactly one line
+#    `FILE: pc P: KIND in OPNAME: detail`;
+#  - running the .tlc and the .tlcb gives identical stdout, stderr (up to the
+#    file name) and status;
+#  - all the engines given agree on stdout, stderr and status.
+#
+# usage: random_programs.sh TLC_BINARY TLCGEN_BINARY COUNT ENGINE...
+#
+# Environment: TLC_RANDOM_FIRST (first seed, default 1), TLC_RANDOM_SIZE
+# (tlcgen SIZE, default 40), TLC_RANDOM_TIMEOUT (seconds per run, default 20),
+# TLC_RANDOM_KEEP=DIR keeps the programs of failing seeds in DIR.
+# Each program gets the input N = (seed mod 21) - 10.
+# Ends with "N passed, M failed"; exit status 0 iff every seed passed.
+set -u
+
+if [ "$#" -lt 4 ]; then
+    echo "usage: $0 TLC_BINARY TLCGEN_BINARY COUNT ENGINE..." >&2
+    exit 2
+fi
+tlc=$1
+gen=$2
+count=$3
+shift 3
+engines=("$@")
+first=${TLC_RANDOM_FIRST:-1}
+size=${TLC_RANDOM_SIZE:-40}
+timeout_s=${TLC_RANDOM_TIMEOUT:-20}
+keep=${TLC_RANDOM_KEEP:-}
+
+for exe in "$tlc" "$gen"; do
+    if [ ! -x "$exe" ]; then
+        echo "$0: $exe: not an executable" >&2
+        exit 2
+    fi
+done
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tlc-random.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+
+error_kinds='TypeError|IndexError|ZeroDivisionError|AttributeError|StackUnderflow|StackOverflow|BranchError|InvalidOpcode|RecursionError'
+passed=0
+failed=0
+n_error=0
+declare -A kinds_seen=()
+
+# check_one LABEL FILE OUT ERR STATUS: the per-run invariants.
+check_one() {
+    local label=$1 file=$2 out=$3 err=$4 st=$5
+    case "$st" in
+    0)
+        [ ! -s "$err" ] || problems+=("$label: status 0 but stderr is not empty: $(head -c 200 "$err")")
+        ;;
+    1)
+        if [ "$(wc -l <"$err")" != 1 ]; then
+            problems+=("$label: status 1 but stderr has $(wc -l <"$err") lines")
+        elif ! grep -qE "^$(printf '%s' "$file" | sed 's/[]\/$*.^[]/\\&/g'): pc [0-9]+: ($error_kinds) in [A-Z_]+(: .*)?$" "$err"; then
+            problems+=("$label: bad error line: $(head -c 200 "$err")")
+        fi
+        ;;
+    124)
+        problems+=("$label: timed out after ${timeout_s}s")
+        ;;
+    *)
+        problems+=("$label: exit status $st (expected 0 or 1): $(head -c 200 "$err")")
+        ;;
+    esac
+}
+
+last=$((first + count - 1))
+for ((seed = first; seed <= last; seed++)); do
+    problems=()
+    prog="$work/p$seed.tlc"
+    tlcb="$work/p$seed.tlcb"
+    n=$((seed % 21 - 10))
+    if ! "$gen" "$seed" "$size" >"$prog" 2>"$work/gen_err"; then
+        problems+=("tlcgen failed: $(head -c 200 "$work/gen_err")")
+    elif ! timeout "$timeout_s" "$tlc" asm "$prog" -o "$tlcb" >/dev/null 2>"$work/asm_err"; then
+        problems+=("tlc asm failed: $(head -c 300 "$work/asm_err")")
+    elif ! timeout "$timeout_s" "$tlc" dis "$tlcb" >/dev/null 2>"$work/dis_err"; then
+        problems+=("tlc dis failed: $(head -c 300 "$work/dis_err")")
+    else
+        ref_engine=""
+        for engine in "${engines[@]}"; do
+            timeout "$timeout_s" "$tlc" run --engine="$engine" "$prog" "$n" \
+                >"$work/out_$engine" 2>"$work/err_$engine"
+            st=$?
+            echo "$st" >"$work/st_$engine"
+            check_one "$engine .tlc" "$prog" "$work/out_$engine" "$work/err_$engine" "$st"
+            timeout "$timeout_s" "$tlc" run --engine="$engine" "$tlcb" "$n" \
+                >"$work/outb" 2>"$work/errb"
+            stb=$?
+            check_one "$engine .tlcb" "$tlcb" "$work/outb" "$work/errb" "$stb"
+            if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
+                problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
+            fi
+            errb=$(cat "$work/errb")
+            if [ "${errb//"$tlcb"/"$prog"}" != "$(cat "$work/err_$engine")" ]; then
+                problems+=("$engine: .tlc and .tlcb runs differ on stderr")
+            fi
+            if [ -z "$ref_engine" ]; then
+                ref_engine=$engine
+                if [ "$st" = 1 ]; then
+                    n_error=$((n_error + 1))
+                    k=$(grep -oE ": ($error_kinds) in" "$work/err_$engine" | head -n 1 | cut -d' ' -f2)
+                    kinds_seen[$k]=$((${kinds_seen[$k]:-0} + 1))
+                fi
+            else
+                for what in st out err; do
+                    if ! cmp -s "$work/${what}_$ref_engine" "$work/${what}_$engine"; then
+                        problems+=("engines $ref_engine and $engine differ on $what:
+$(diff "$work/${what}_$ref_engine" "$work/${what}_$engine" | head -n 10 | sed 's/^/      /')")
+                    fi
+                done
+            fi
+        done
+    fi
+    if [ "${#problems[@]}" = 0 ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "FAIL seed $seed (reproduce: $gen $seed $size > p.tlc; $tlc run p.tlc $n)"
+        for p in "${problems[@]}"; do
+            echo "  - $p"
+        done
+        if [ -n "$keep" ]; then
+            mkdir -p "$keep" && cp "$prog" "$keep/seed$seed.tlc"
+        fi
+    fi
+    rm -f "$prog" "$tlcb"
+done
+
+summary=""
+for k in "${!kinds_seen[@]}"; do
+    summary="$summary $k=${kinds_seen[$k]}"
+done
+echo "programs ending in a run-time error: $n_error of $count ($summary )"
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
