@@ -165,6 +165,11 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
 }
 
+struct JgPe *jg_driver_pe(const JgDriver *d)
+{
+    return d->pe;
+}
+
 void jg_driver_finish(JgDriver *d)
 {
     if ((d->options.dumps & JG_DUMP_RESIDUAL) && d->pe)

@@ -160,16 +160,15 @@ JgType rd_type(Reader *r, LLVMTypeRef t, LLVMValueRef where, const char *what)
         case 64:
             return JG_I64;
         default:
-            rd_fail_at(r, where, "unsupported %u-bit integer type in %s",
-                       LLVMGetIntTypeWidth(t), what);
+            rd_fail_at(r, where, "unsupported %u-bit integer type in %s", LLVMGetIntTypeWidth(t),
+                       what);
         }
     case LLVMVectorTypeKind:
     case LLVMScalableVectorTypeKind:
         rd_fail_at(r, where, "unsupported vector type %s in %s", type_text(r, t), what);
     case LLVMStructTypeKind:
     case LLVMArrayTypeKind:
-        rd_fail_at(r, where, "unsupported aggregate value of type %s in %s", type_text(r, t),
-                   what);
+        rd_fail_at(r, where, "unsupported aggregate value of type %s in %s", type_text(r, t), what);
     default:
         break;
     }
@@ -424,8 +423,8 @@ static LLVMValueRef find_root(Reader *r, const char *root)
         if (!pm_get(&r->annotations, fn, &flags) || !(flags & JG_FLAG_PORTAL))
             continue;
         if (found)
-            rd_fail(r, "two functions annotated jitgen.portal: '%s' and '%s'",
-                    rd_name(r, found), rd_name(r, fn));
+            rd_fail(r, "two functions annotated jitgen.portal: '%s' and '%s'", rd_name(r, found),
+                    rd_name(r, fn));
         found = fn;
     }
     if (!found)
@@ -441,8 +440,9 @@ static void discover(Reader *r, const char *root)
     LLVMValueRef fn = find_root(r, root);
     FnInfo *fi = enqueue_function(r, fn);
     if (!fi->body)
-        rd_fail(r, "root function '%s' has no body to translate (a declaration or annotated "
-                   "as opaque)",
+        rd_fail(r,
+                "root function '%s' has no body to translate (a declaration or annotated "
+                "as opaque)",
                 fi->name);
     for (unsigned i = 0; i < r->fnlist.count; i++) /* the list grows while we scan */
         if (r->fnlist.items[i]->body)
@@ -517,8 +517,9 @@ static void resolve_function(Reader *r, FnInfo *fi)
         fi->address = fi->g;
         return;
     }
-    rd_fail(r, "unresolved symbol '%s': function %s has no native address (is the binary linked "
-               "with -rdynamic?)",
+    rd_fail(r,
+            "unresolved symbol '%s': function %s has no native address (is the binary linked "
+            "with -rdynamic?)",
             fi->name, fi->body ? "with a body" : "declaration");
 }
 

@@ -178,13 +178,13 @@ ConstVal rd_const_eval(Reader *r, LLVMValueRef c, LLVMValueRef where)
 
 static void write_const(Reader *r, uint8_t *dst, uint64_t room, LLVMValueRef c, LLVMTypeRef ty);
 
-static void write_elements(Reader *r, uint8_t *dst, uint64_t room, LLVMValueRef c,
-                           LLVMTypeRef elem, uint64_t n, bool operands)
+static void write_elements(Reader *r, uint8_t *dst, uint64_t room, LLVMValueRef c, LLVMTypeRef elem,
+                           uint64_t n, bool operands)
 {
     uint64_t stride = rd_alloc_size(r, elem, NULL);
     for (uint64_t i = 0; i < n; i++) {
-        LLVMValueRef e = operands ? LLVMGetOperand(c, (unsigned)i)
-                                  : LLVMGetAggregateElement(c, (unsigned)i);
+        LLVMValueRef e =
+            operands ? LLVMGetOperand(c, (unsigned)i) : LLVMGetAggregateElement(c, (unsigned)i);
         if (!e || i * stride > room)
             rd_fail_at(r, NULL, "malformed array initializer");
         write_const(r, dst + i * stride, room - i * stride, e, elem);
@@ -200,7 +200,8 @@ static void write_struct(Reader *r, uint8_t *dst, uint64_t room, LLVMValueRef c,
         uint64_t off = LLVMOffsetOfElement(r->td, ty, i);
         if (off > room)
             rd_fail_at(r, NULL, "malformed struct initializer");
-        write_const(r, dst + off, room - off, LLVMGetOperand(c, i), LLVMStructGetTypeAtIndex(ty, i));
+        write_const(r, dst + off, room - off, LLVMGetOperand(c, i),
+                    LLVMStructGetTypeAtIndex(ty, i));
     }
 }
 
@@ -267,8 +268,9 @@ static void *copy_global(Reader *r, GlobInfo *gi, uint64_t size)
 {
     LLVMValueRef init = LLVMGetInitializer(gi->gv);
     if (!LLVMIsGlobalConstant(gi->gv))
-        rd_fail(r, "internal global '%s' is not constant and has no native symbol (make it "
-                   "non-static or do not touch it from translated code)",
+        rd_fail(r,
+                "internal global '%s' is not constant and has no native symbol (make it "
+                "non-static or do not touch it from translated code)",
                 gi->name);
     if (!init)
         rd_fail(r, "internal constant '%s' has no initializer", gi->name);
@@ -305,8 +307,9 @@ void *rd_global_address(Reader *r, LLVMValueRef gv)
         rec.address = copy_global(r, gi, size);
         rec.copied = true;
     } else {
-        rd_fail(r, "unresolved symbol '%s': global has no native address (is the binary linked "
-                   "with -rdynamic?)",
+        rd_fail(r,
+                "unresolved symbol '%s': global has no native address (is the binary linked "
+                "with -rdynamic?)",
                 gi->name);
     }
     gi->state = GLOBAL_DONE;

@@ -12,12 +12,12 @@
 typedef struct Unit {
     LLVMBasicBlockRef bb;
     LLVMValueRef first, last;
-    uint32_t tail;    /* head units: the last unit of the same LLVM block */
-    bool head;        /* the first unit of its LLVM block (holds the phis) */
-    bool is_tail;     /* ends with the LLVM block's terminator */
-    bool reachable;   /* from the entry */
-    uint32_t block;   /* its flow-graph block */
-    uint32_t npreds;  /* reachable predecessor units (with repeats) */
+    uint32_t tail;   /* head units: the last unit of the same LLVM block */
+    bool head;       /* the first unit of its LLVM block (holds the phis) */
+    bool is_tail;    /* ends with the LLVM block's terminator */
+    bool reachable;  /* from the entry */
+    uint32_t block;  /* its flow-graph block */
+    uint32_t npreds; /* reachable predecessor units (with repeats) */
     uint32_t *preds;
     uint32_t nphis;
     LLVMValueRef *phis;
@@ -63,9 +63,9 @@ bool rd_is_dropped_call(Reader *r, LLVMValueRef in)
     LLVMValueRef fn = called_function(in);
     unsigned id = fn ? LLVMGetIntrinsicID(fn) : 0;
     const IntrinsicIds *ids = &r->ids;
-    return id && (id == ids->lifetime_start || id == ids->lifetime_end ||
-                  id == ids->dbg_declare || id == ids->dbg_value || id == ids->dbg_label ||
-                  id == ids->dbg_assign || id == ids->assume || id == ids->noalias_decl);
+    return id && (id == ids->lifetime_start || id == ids->lifetime_end || id == ids->dbg_declare ||
+                  id == ids->dbg_value || id == ids->dbg_label || id == ids->dbg_assign ||
+                  id == ids->assume || id == ids->noalias_decl);
 }
 
 static bool all_zero_indices(LLVMValueRef gep)
@@ -338,8 +338,7 @@ static Use *sort_uses(Fn *f)
 }
 
 /* Marks value v live into unit u (once) and queues u to walk its preds. */
-static void mark_live(Fn *f, uint32_t v, uint32_t u, uint32_t *mark, uint32_t *stack,
-                      uint32_t *sp)
+static void mark_live(Fn *f, uint32_t v, uint32_t u, uint32_t *mark, uint32_t *stack, uint32_t *sp)
 {
     if (mark[u] == v + 1)
         return;
@@ -395,8 +394,8 @@ static void collect_phis(Fn *f, Unit *unit)
         unsigned cap_ = (vec).capacity;                                                            \
         if ((want) > cap_) {                                                                       \
             cap_ = (want) / 2;                                                                     \
-            (vec).items = jg_vec_grow((g)->arena, (vec).items, (vec).count, &cap_,                \
-                                      sizeof *(vec).items);                                        \
+            (vec).items =                                                                          \
+                jg_vec_grow((g)->arena, (vec).items, (vec).count, &cap_, sizeof *(vec).items);     \
             (vec).capacity = cap_;                                                                 \
         }                                                                                          \
     } while (0)
@@ -473,8 +472,9 @@ static JgVal constant(Fn *f, LLVMValueRef c, LLVMValueRef where)
         return (JgVal)cached;
     JgType t = rd_type(f->r, LLVMTypeOf(c), where, "a constant");
     ConstVal cv = rd_const_eval(f->r, c, where);
-    JgVal v = t == JG_PTR && cv.symbol ? jg_const_symbol(f->g, (void *)(uintptr_t)cv.bits, cv.symbol)
-                                       : jg_const(f->g, t, cv.bits);
+    JgVal v = t == JG_PTR && cv.symbol
+                  ? jg_const_symbol(f->g, (void *)(uintptr_t)cv.bits, cv.symbol)
+                  : jg_const(f->g, t, cv.bits);
     pm_put(&f->consts, c, v);
     return v;
 }
@@ -600,11 +600,21 @@ static JgOpcode cast_opcode(LLVMOpcode op)
 static JgPred fcmp_pred(LLVMRealPredicate p)
 {
     static const JgPred map[] = {
-        [LLVMRealPredicateFalse] = JG_FFALSE, [LLVMRealOEQ] = JG_FOEQ, [LLVMRealOGT] = JG_FOGT,
-        [LLVMRealOGE] = JG_FOGE,              [LLVMRealOLT] = JG_FOLT, [LLVMRealOLE] = JG_FOLE,
-        [LLVMRealONE] = JG_FONE,              [LLVMRealORD] = JG_FORD, [LLVMRealUNO] = JG_FUNO,
-        [LLVMRealUEQ] = JG_FUEQ,              [LLVMRealUGT] = JG_FUGT, [LLVMRealUGE] = JG_FUGE,
-        [LLVMRealULT] = JG_FULT,              [LLVMRealULE] = JG_FULE, [LLVMRealUNE] = JG_FUNE,
+        [LLVMRealPredicateFalse] = JG_FFALSE,
+        [LLVMRealOEQ] = JG_FOEQ,
+        [LLVMRealOGT] = JG_FOGT,
+        [LLVMRealOGE] = JG_FOGE,
+        [LLVMRealOLT] = JG_FOLT,
+        [LLVMRealOLE] = JG_FOLE,
+        [LLVMRealONE] = JG_FONE,
+        [LLVMRealORD] = JG_FORD,
+        [LLVMRealUNO] = JG_FUNO,
+        [LLVMRealUEQ] = JG_FUEQ,
+        [LLVMRealUGT] = JG_FUGT,
+        [LLVMRealUGE] = JG_FUGE,
+        [LLVMRealULT] = JG_FULT,
+        [LLVMRealULE] = JG_FULE,
+        [LLVMRealUNE] = JG_FUNE,
         [LLVMRealPredicateTrue] = JG_FTRUE,
     };
     return (unsigned)p < sizeof map / sizeof map[0] ? map[p] : JG_FFALSE;
@@ -713,8 +723,7 @@ static void translate_alloca(Fn *f, LLVMValueRef in)
     if (!LLVMIsAConstantInt(count) || LLVMGetIntTypeWidth(LLVMTypeOf(count)) > 64)
         rd_fail_at(f->r, in, "unsupported variable-size alloca");
     uint64_t size = rd_alloc_size(f->r, LLVMGetAllocatedType(in), in), bytes;
-    if (__builtin_mul_overflow(size, LLVMConstIntGetZExtValue(count), &bytes) ||
-        bytes > INT64_MAX)
+    if (__builtin_mul_overflow(size, LLVMConstIntGetZExtValue(count), &bytes) || bytes > INT64_MAX)
         rd_fail_at(f->r, in, "alloca too large");
     set_result(f, in, emit(f, in, JG_OP_ALLOCA, JG_PTR, 0, NULL));
     jg_last_op(f->g, f->block)->imm = (int64_t)bytes;
@@ -833,7 +842,8 @@ static void translate_plain_call(Fn *f, LLVMValueRef in, LLVMValueRef target)
     if (target) {
         fi = rd_fn_info(f->r, target);
         if (!fi)
-            rd_fail_at(f->r, in, "internal error: callee '%s' not discovered", rd_name(f->r, target));
+            rd_fail_at(f->r, in, "internal error: callee '%s' not discovered",
+                       rd_name(f->r, target));
         if (LLVMGlobalGetValueType(target) != fty)
             rd_fail_at(f->r, in, "unsupported call to '%s' with a different function type",
                        fi->name);

@@ -76,7 +76,7 @@ typedef struct Reader {
     char *err;
     size_t errsize;
     jmp_buf on_error;
-    char diag[256]; /* the first error LLVM reported */
+    char diag[256];     /* the first error LLVM reported */
     PtrMap annotations; /* function -> JgGraphFlags from @llvm.global.annotations */
     PtrMap fns;         /* function -> FnInfo * */
     PtrMap globs;       /* global -> GlobInfo * */

@@ -176,8 +176,12 @@ static bool compile_secondary(JgLlvm *llvm, LgGraph *lg, char *err, size_t errsi
 
 bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
 {
-    if (errsize)
-        *err = 0;
+    char scratch[8];
+    if (!err || !errsize) {
+        err = scratch;
+        errsize = sizeof scratch;
+    }
+    *err = 0;
     LgGraph *lg = lg_graph_find(llvm, g);
     return lg ? compile_secondary(llvm, lg, err, errsize) : compile_primary(llvm, g, err, errsize);
 }

@@ -79,11 +79,41 @@ typedef struct Walk {
     uint32_t block;    /* where residual values are emitted (args) */
     bool ok;
     bool full;         /* generalize everything to variables */
+    bool exact;        /* match: a variable slot does not accept a constant */
     JG_VEC(JgVal) args;     /* link arguments, one per VAR slot of the shape */
     JG_VEC(uint8_t) types;  /* their types (for new block parameters) */
     JG_VEC(Av *) var_slots; /* generalize: the shape slots that became variables */
+    JG_VEC(JgVal) pair_param; /* a shape variable ... */
+    JG_VEC(Av) pair_value;    /* ... and the current value in its slot */
     uint32_t mark;
 } Walk;
+
+static void add_pair(Walk *w, JgVal param, Av value)
+{
+    JG_VEC_PUSH(&w->pe->arena, w->pair_param, param);
+    JG_VEC_PUSH(&w->pe->arena, w->pair_value, value);
+}
+
+/* Index of the pair of shape variable `param`, or pair_param.count. */
+static uint32_t find_param(const Walk *w, JgVal param)
+{
+    uint32_t k = 0;
+    while (k < w->pair_param.count && w->pair_param.items[k] != param)
+        k++;
+    return k;
+}
+
+/* Index of the pair whose current value is the variable `var` + `offset`,
+ * or pair_param.count. */
+static uint32_t find_value(const Walk *w, JgVal var, int64_t offset)
+{
+    uint32_t k = 0;
+    while (k < w->pair_param.count &&
+           !(w->pair_value.items[k].kind == AV_VAR && w->pair_value.items[k].var == var &&
+             w->pair_value.items[k].offset == offset))
+        k++;
+    return k;
+}
 
 static void add_arg(Walk *w, Av c, Av *slot)
 {
@@ -136,9 +166,11 @@ static void match_av(Walk *w, Av t, Av c)
             w->ok = false; /* would escape: prefer a more specialized block */
             return;
         }
-        if (w->mode == WALK_MATCH && w->ok)
-            JG_VEC_PUSH(&w->pe->arena, w->types, c.type);
-        JG_VEC_PUSH(&w->pe->arena, w->args, 0);
+        if (c.kind == AV_CONST && w->exact) {
+            w->ok = false; /* would lose a constant: try the others first */
+            return;
+        }
+        add_pair(w, t.var, c);
         return;
     case AV_CONST:
         if (c.kind != AV_CONST || c.bits != t.bits)
@@ -192,9 +224,58 @@ static bool red_slot(const Frame *f, uint32_t l)
 
 /* Checks whether `cur` fits `shape`; on success, w->args has one entry per
  * VAR slot, filled by a second pass with residual values. */
+/* The block assumes known memory contents (its heap cache): the arriving
+ * state must know the same addresses, with the same constants where the
+ * block has constants; cached variables are passed as extra arguments
+ * (after those of the frames) when `collect` is set. */
+static bool cache_walk(Walk *w, const State *shape, const State *cur, bool collect)
+{
+    for (uint32_t i = 0; i < shape->ncache; i++) {
+        const CacheEntry *e = &shape->cache[i];
+        JgVal base = 0;
+        int64_t offset = e->offset;
+        if (e->base) {
+            uint32_t k = 0;
+            while (k < w->pair_param.count && w->pair_param.items[k] != e->base)
+                k++;
+            if (k == w->pair_param.count || w->pair_value.items[k].kind != AV_VAR)
+                return false;
+            base = w->pair_value.items[k].var;
+            offset += w->pair_value.items[k].offset;
+        }
+        const Av *known = cache_get(cur, base, offset, (JgType)e->type);
+        if (!known)
+            return false;
+        if (e->value.kind == AV_CONST) {
+            if (known->kind != AV_CONST || known->bits != e->value.bits)
+                return false;
+        } else if (known->kind == AV_VIRT) {
+            return false; /* the block expects a plain variable */
+        } else {
+            uint32_t k = find_param(w, e->value.var);
+            if (k < w->pair_param.count) {
+                /* the block knows this value is the same as one of its
+                 * parameters: so must the arriving state */
+                const Av *same = &w->pair_value.items[k];
+                if (known->kind != same->kind || known->var != same->var ||
+                    known->offset != same->offset || known->bits != same->bits)
+                    return false;
+            } else {
+                if (collect)
+                    add_arg(w, *known, NULL);
+                /* later entries may be based on this value (kept in order) */
+                add_pair(w, e->value.var, *known);
+            }
+        }
+    }
+    return true;
+}
+
 static bool match_state(Walk *w, State *shape, State *cur)
 {
     w->ok = true;
+    w->pair_param.count = 0;
+    w->pair_value.count = 0;
     w->mark = ++w->pe->walk;
     for (uint32_t d = 0; d < shape->depth && w->ok; d++) {
         Frame *tf = &shape->frames[d], *cf = &cur->frames[d];
@@ -204,7 +285,7 @@ static bool match_state(Walk *w, State *shape, State *cur)
     }
     clear_marks(shape);
     clear_marks(cur);
-    return w->ok;
+    return w->ok && cache_walk(w, shape, cur, false);
 }
 
 /* Second pass after a successful match: the residual value of every current
@@ -218,6 +299,7 @@ static void collect_args(Walk *w, Av t, Av c)
     }
     if (t.kind == AV_VAR) {
         add_arg(w, c, NULL);
+        add_pair(w, t.var, c);
         return;
     }
     if (t.kind == AV_VIRT && c.kind == AV_VIRT && t.obj->mark != w->mark) {
@@ -231,6 +313,8 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
 {
     w->args.count = 0;
     w->types.count = 0;
+    w->pair_param.count = 0;
+    w->pair_value.count = 0;
     w->mark = ++w->pe->walk;
     for (uint32_t d = 0; d < shape->depth; d++) {
         Frame *tf = &shape->frames[d], *cf = &cur->frames[d];
@@ -239,6 +323,7 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
                 collect_args(w, tf->locals[l], cf->locals[l]);
     }
     clear_marks(shape);
+    cache_walk(w, shape, cur, true);
 }
 
 /* ---- generalization ---- */
@@ -322,12 +407,62 @@ static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
         add_arg(w, c, NULL);
         slot->var = jg_block_add_param(w->pe->rg, block, (JgType)c.type);
         slot->offset = 0;
+        if (c.kind == AV_VAR)
+            add_pair(w, slot->var, c);
         return;
     }
     if (slot->kind == AV_VIRT && slot->obj->mark != w->mark) {
         slot->obj->mark = w->mark;
         for (uint32_t i = 0; i < slot->obj->nfields; i++)
             bind_params(w, &slot->obj->fields[i].value, c.obj->fields[i].value, block);
+    }
+}
+
+/* The new block keeps the known memory contents whose base is one of its
+ * parameters (or an absolute address): constants stay constants (e.g. the
+ * promoted type of an object), variables become more parameters. Later
+ * arrivals must know the same (cache_walk). */
+static void rebase_cache(Walk *w, State *g, uint32_t block)
+{
+    uint32_t n = g->ncache;
+    CacheEntry *old = g->cache;
+    uint8_t done[n + 1];
+    memset(done, 0, n + 1);
+    g->cache = NULL;
+    g->ncache = g->cache_capacity = 0;
+    /* passes until nothing more can be kept: an entry's base may be the
+     * value of another entry kept in an earlier pass */
+    for (bool progress = true; progress;) {
+        progress = false;
+        for (uint32_t i = 0; i < n; i++) {
+            CacheEntry e = old[i];
+            if (done[i] || e.value.kind == AV_VIRT)
+                continue;
+            if (e.base) {
+                uint32_t k = 0;
+                while (k < w->pair_param.count && w->pair_value.items[k].var != e.base)
+                    k++;
+                if (k == w->pair_param.count)
+                    continue;
+                e.offset -= w->pair_value.items[k].offset;
+                e.base = w->pair_param.items[k];
+            }
+            if (e.value.kind == AV_VAR) {
+                Av was = e.value;
+                uint32_t k = find_value(w, was.var, was.offset);
+                if (k < w->pair_param.count) {
+                    e.value = av_var((JgType)was.type, w->pair_param.items[k]);
+                } else {
+                    add_arg(w, was, NULL);
+                    e.value = av_var((JgType)was.type,
+                                     jg_block_add_param(w->pe->rg, block, (JgType)was.type));
+                    add_pair(w, e.value.var, was);
+                }
+            }
+            done[i] = 1;
+            progress = true;
+            cache_put(w->pe, g, e.base, e.offset, (JgType)e.type, e.value);
+        }
     }
 }
 
@@ -361,20 +496,20 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
     unsigned count = 0;
     MergeEntry *last = NULL;
-    for (MergeEntry *e = *bucket; e; e = e->next) {
-        if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
-            continue;
-        count++;
-        if (!last)
-            last = e;
-        w.args.count = 0;
-        w.types.count = 0;
-        if (match_state(&w, e->shape, cur)) {
-            collect_state_args(&w, e->shape, cur);
-            jump(pe, &w, *block, e->block);
-            return true;
+    for (int pass = 0; pass < 2; pass++) {
+        w.exact = pass == 0;
+        for (MergeEntry *e = *bucket; e; e = e->next) {
+            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
+                continue;
+            count += pass == 0;
+            if (match_state(&w, e->shape, cur)) {
+                collect_state_args(&w, e->shape, cur);
+                jump(pe, &w, *block, e->block);
+                return true;
+            }
         }
     }
+    w.exact = false;
     unsigned limit = pe->options.max_specializations ? pe->options.max_specializations : 6;
     w.full = count >= limit;
     if (w.full) {
@@ -390,9 +525,18 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             }
         }
     }
-    /* a new block whose state generalizes what differs from the last one */
+    /* a new block whose state generalizes what changed along this path
+     * since it last went through this key (a loop): constants that differ
+     * between paths that never met stay constants in blocks of their own */
+    last = NULL;
+    unsigned steps = 0;
+    for (PathNode *n = cur->history; n && steps < 1024; n = n->parent, steps++)
+        if (n->entry->hash == h && n->entry->keylen == key.len &&
+            memcmp(n->entry->key, key.data, key.len) == 0) {
+            last = n->entry;
+            break;
+        }
     State *g = state_copy(pe, cur);
-    cache_forget_all(g);
     w.mode = WALK_GENERALIZE;
     for (uint32_t d = 0; d < g->depth; d++) {
         Frame *gf = &g->frames[d];
@@ -410,6 +554,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     pe->stats.residual_blocks++;
     w.args.count = 0;
     w.types.count = 0;
+    w.pair_param.count = 0;
+    w.pair_value.count = 0;
     w.mark = ++pe->walk;
     for (uint32_t d = 0; d < g->depth; d++) {
         Frame *gf = &g->frames[d];
@@ -419,6 +565,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
                 bind_params(&w, &gf->locals[l], cf->locals[l], nb);
     }
     clear_marks(g);
+    rebase_cache(&w, g, nb);
     jump(pe, &w, *block, nb);
     MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
     e->hash = h;
@@ -429,6 +576,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     e->next = *bucket;
     *bucket = e;
     rd->merge_count++;
+    PathNode *node = jg_arena_alloc(pe->rg->arena, sizeof *node);
+    node->entry = e;
+    node->parent = cur->history;
+    g->history = node;
     *state = g;
     *block = nb;
     return false;
@@ -471,8 +622,11 @@ uint32_t state_live_vars(JgPe *pe, const State *s, JgVal *out, uint32_t max)
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
             live_av(&lw, s->frames[d].locals[l]);
-    for (uint32_t i = 0; i < s->ncache; i++)
+    for (uint32_t i = 0; i < s->ncache; i++) {
+        if (s->cache[i].base)
+            live_av(&lw, av_var(JG_PTR, s->cache[i].base));
         live_av(&lw, s->cache[i].value);
+    }
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
             clear_marks_av(s->frames[d].locals[l]);
@@ -519,6 +673,21 @@ void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *t
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
             rename_av(&r, &s->frames[d].locals[l]);
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < s->ncache; i++) {
+        CacheEntry e = s->cache[i];
+        if (e.base) {
+            Av base = av_var(JG_PTR, e.base);
+            rename_av(&r, &base);
+            if (base.kind != AV_VAR)
+                continue; /* the base became a constant: forget the entry */
+            e.base = base.var;
+            e.offset += base.offset;
+        }
+        rename_av(&r, &e.value);
+        s->cache[kept++] = e;
+    }
+    s->ncache = kept;
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
             clear_marks_av(s->frames[d].locals[l]);

@@ -76,7 +76,15 @@ typedef struct CacheEntry {
     Av value;
 } CacheEntry;
 
+/* The merge-point blocks a path went through, newest first (shared between
+ * the copies of a state: nodes are never changed once linked). */
+typedef struct PathNode {
+    struct MergeEntry *entry;
+    struct PathNode *parent;
+} PathNode;
+
 typedef struct State {
+    PathNode *history;
     uint32_t depth, capacity;
     Frame *frames; /* frames[depth - 1] is the running frame */
     uint32_t ncache, cache_capacity;

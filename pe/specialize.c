@@ -421,7 +421,6 @@ static Step run_promote(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp
         return STEP_END;
     }
     State *saved = state_copy(pe, s);
-    cache_forget_all(saved);
     JgFlexswitch *fs = jg_flexswitch_new(pe->rg, block, value, nlive, live);
     PeFlexData *data = jg_arena_alloc(pe->rg->arena, sizeof *data);
     data->pe = pe;

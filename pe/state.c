@@ -208,6 +208,7 @@ static void clear_av(Av a)
 State *state_copy(JgPe *pe, const State *s)
 {
     State *c = state_new(pe);
+    c->history = s->history;
     c->depth = c->capacity = s->depth;
     c->frames = jg_arena_alloc(arena_of(pe), sizeof(Frame) * (s->depth + 1));
     for (uint32_t i = 0; i < s->depth; i++) {

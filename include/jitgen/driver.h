@@ -53,6 +53,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args);
 /* Writes `name: value` statistics lines (jit.*, pe.*, run.*). */
 void jg_driver_print_stats(const JgDriver *d, FILE *out);
 
+/* The partial evaluator behind the PE and JIT engines (NULL for graphs),
+ * for tests and tools that inspect residual graphs (pe/pe.h). */
+struct JgPe *jg_driver_pe(const JgDriver *d);
+
 /* Writes the dumps requested for the end of the run (residual graphs...). */
 void jg_driver_finish(JgDriver *d);
 

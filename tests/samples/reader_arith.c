@@ -92,5 +92,5 @@ int64_t s_minmax(int64_t a, int64_t b, uint32_t c, uint32_t d)
     int64_t diff = (int64_t)((uint64_t)hi - (uint64_t)lo);
     int64_t s = (int32_t)(c - d);
     int64_t mag = s < 0 ? -s : s;
-    return diff * 7 + (int64_t)uhi * 3 + (int64_t)ulo + mag * 5;
+    return (int64_t)((uint64_t)diff * 7 + (uint64_t)uhi * 3 + ulo + (uint64_t)mag * 5);
 }

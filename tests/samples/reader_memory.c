@@ -70,6 +70,6 @@ float s_float_mix(float f, int64_t i, double d)
 /* Ordered and unordered float compares (NaN makes the difference). */
 int64_t s_float_compare(double a, double b)
 {
-    return (a < b) | (a <= b) << 1 | (a > b) << 2 | (a >= b) << 3 | (a == b) << 4 |
-           (a != b) << 5 | !(a < b) << 6 | !(a >= b) << 7;
+    return (a < b) | (a <= b) << 1 | (a > b) << 2 | (a >= b) << 3 | (a == b) << 4 | (a != b) << 5 |
+           !(a < b) << 6 | !(a >= b) << 7;
 }

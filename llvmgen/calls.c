@@ -1,0 +1,112 @@
+/* Calls: natives (a constant address), computed function pointers, and
+ * portal calls, which go through options.portal_call with the arguments
+ * in an array (the portal's compiled code is chosen at run time). */
+#include <stdlib.h>
+
+#include "internal.h"
+
+/* The function called: a constant address (the callee graph's native
+ * address when the constant is null) or a pointer computed at run time. */
+static LLVMValueRef callee_value(LgMethod *m, const JgOp *op)
+{
+    JgVal c = op->args[0];
+    if (c == 0 || c >= m->g->values.count)
+        return lg_value(m, c);
+    const JgValueInfo *info = jg_value(m->g, c);
+    if (info->kind == JG_VK_CONST) {
+        uint64_t addr = info->bits;
+        if (!addr && op->callee && op->callee->native)
+            addr = (uint64_t)(uintptr_t)op->callee->native;
+        if (!addr)
+            return lg_fail(m, "call of a null function%s%s", op->callee ? " for " : "",
+                           op->callee && op->callee->name ? op->callee->name : ""),
+                   NULL;
+        return lg_const_ptr(m->llvm, (const void *)(uintptr_t)addr);
+    }
+    if (info->type != JG_PTR)
+        return lg_fail(m, "call through a %s", jg_type_name((JgType)info->type)), NULL;
+    return lg_value(m, c);
+}
+
+/* C passes small integers extended: signed (char, short: the evaluator's
+ * assumption too) and bool zero-extended. */
+static void extension_attribute(LgMethod *m, LLVMValueRef call, unsigned index, JgType t)
+{
+    const char *kind = t == JG_I1 ? "zeroext" : t == JG_I8 || t == JG_I16 ? "signext" : NULL;
+    if (!kind)
+        return;
+    unsigned id = LLVMGetEnumAttributeKindForName(kind, 7);
+    LLVMAddCallSiteAttribute(call, index, LLVMCreateEnumAttribute(m->llvm->ctx, id, 0));
+}
+
+static bool native_call(LgMethod *m, const JgOp *op, LLVMValueRef fn)
+{
+    uint32_t n = op->nargs - 1;
+    LLVMTypeRef *types = malloc(sizeof *types * (n ? n : 1));
+    LLVMValueRef *args = malloc(sizeof *args * (n ? n : 1));
+    if (!types || !args) {
+        free(types);
+        free(args);
+        return lg_fail(m, "out of memory");
+    }
+    bool ok = true;
+    for (uint32_t i = 0; i < n && ok; i++) {
+        args[i] = lg_value(m, op->args[i + 1]);
+        ok = args[i] != NULL;
+        if (ok)
+            types[i] = lg_type(m->llvm, jg_value_type(m->g, op->args[i + 1]));
+    }
+    if (ok) {
+        const JgGraph *callee = op->callee;
+        bool variadic = callee && callee->variadic && callee->nparams <= n;
+        uint32_t nfixed = variadic ? callee->nparams : n;
+        LLVMTypeRef fty =
+            LLVMFunctionType(lg_type(m->llvm, (JgType)op->type), types, nfixed, variadic);
+        LLVMValueRef call = LLVMBuildCall2(m->b, fty, fn, args, n, "");
+        for (uint32_t i = 0; i < n; i++)
+            extension_attribute(m, call, i + 1, jg_value_type(m->g, op->args[i + 1]));
+        if (op->result)
+            m->vals[op->result] = call;
+    }
+    free(types);
+    free(args);
+    return ok;
+}
+
+/* portal_call(ctx, args): the arguments widened into an array on the
+ * stack, the result narrowed back. */
+static bool portal_call(LgMethod *m, const JgOp *op)
+{
+    JgLlvm *llvm = m->llvm;
+    if (!llvm->options.portal_call)
+        return lg_fail(m, "a portal call, but the options have no portal_call function");
+    uint32_t n = op->nargs - 1;
+    LLVMValueRef array =
+        lg_entry_alloca(m, LLVMArrayType2(llvm->t_i64, n ? n : 1), 8, "portal.args");
+    for (uint32_t i = 0; i < n; i++) {
+        LLVMValueRef v = lg_value(m, op->args[i + 1]);
+        if (!v)
+            return false;
+        LLVMValueRef index = LLVMConstInt(llvm->t_i64, i, 0);
+        LLVMValueRef p = LLVMBuildGEP2(m->b, llvm->t_i64, array, &index, 1, "");
+        LLVMBuildStore(m->b, lg_to_slot(m, v, jg_value_type(m->g, op->args[i + 1])), p);
+    }
+    LLVMTypeRef params[2] = {llvm->t_ptr, llvm->t_ptr};
+    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i64, params, 2, 0);
+    LLVMValueRef args[2] = {lg_const_ptr(llvm, llvm->options.portal_ctx), array};
+    LLVMValueRef fn = lg_const_ptr(llvm, (const void *)(uintptr_t)llvm->options.portal_call);
+    LLVMValueRef r = LLVMBuildCall2(m->b, fty, fn, args, 2, "portal");
+    if (op->result && op->type != JG_VOID)
+        m->vals[op->result] = lg_from_slot(m, r, (JgType)op->type);
+    return true;
+}
+
+bool lg_lower_call(LgMethod *m, const JgOp *op)
+{
+    if (op->nargs == 0)
+        return lg_fail(m, "call without a callee operand");
+    if (op->callee && (op->callee->flags & JG_FLAG_PORTAL))
+        return portal_call(m, op);
+    LLVMValueRef fn = callee_value(m, op);
+    return fn && native_call(m, op, fn);
+}

@@ -1,0 +1,450 @@
+/* One method: residual blocks [lo, hi) of a graph become the basic blocks
+ * of one LLVM function. Block parameters are phis; values of a residual
+ * graph may be used wherever their definition dominates, so blocks are
+ * lowered in reverse post-order (definitions first) and phi inputs are
+ * added as links are lowered. Links to earlier methods leave through the
+ * dispatchers (dispatch.c). */
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "internal.h"
+
+bool lg_fail(LgMethod *m, const char *fmt, ...)
+{
+    if (!m->failed) {
+        char msg[512];
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(msg, sizeof msg, fmt, ap);
+        va_end(ap);
+        snprintf(m->err, m->errsize, "graph %s, method %u: %s",
+                 m->g->name ? m->g->name : "<anonymous>", m->method, msg);
+    }
+    m->failed = true;
+    return false;
+}
+
+bool lg_need_slots(LgMethod *m, uint32_t n)
+{
+    if (n <= m->lg->capacity)
+        return true;
+    return lg_fail(m,
+                   "%u values cross methods at once, but InputArgs has %u slots (sized when "
+                   "the primary was compiled)",
+                   n, m->lg->capacity);
+}
+
+static bool internal(const LgMethod *m, uint32_t block)
+{
+    return block >= m->lo && block < m->hi;
+}
+
+/* ---- block order ---- */
+
+static bool has_successors(const JgTerm *t)
+{
+    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
+}
+
+typedef struct DfsFrame {
+    uint32_t block, next;
+} DfsFrame;
+
+/* Depth-first from `root`, appending blocks to `post` when finished. */
+static void dfs(LgMethod *m, uint32_t root, bool *seen, DfsFrame *stack, uint32_t *post,
+                uint32_t *npost)
+{
+    uint32_t depth = 0;
+    seen[root - m->lo] = true;
+    stack[depth++] = (DfsFrame){root, 0};
+    while (depth) {
+        DfsFrame *f = &stack[depth - 1];
+        const JgTerm *t = &m->g->blocks.items[f->block].term;
+        uint32_t nlinks = has_successors(t) ? t->nlinks : 0;
+        if (f->next < nlinks) {
+            uint32_t s = t->links[f->next++].target;
+            if (internal(m, s) && !seen[s - m->lo]) {
+                seen[s - m->lo] = true;
+                stack[depth++] = (DfsFrame){s, 0};
+            }
+            continue;
+        }
+        post[(*npost)++] = f->block;
+        depth--;
+    }
+}
+
+/* Reverse post-order from the method's first block and every block its
+ * dispatcher can enter: every block comes after its dominators. */
+static bool compute_order(LgMethod *m)
+{
+    uint32_t n = m->hi - m->lo, npost = 0;
+    bool *seen = calloc(n, sizeof *seen);
+    DfsFrame *stack = malloc(sizeof *stack * n);
+    uint32_t *post = malloc(sizeof *post * n);
+    m->order = malloc(sizeof *m->order * n);
+    if (!seen || !stack || !post || !m->order) {
+        free(seen);
+        free(stack);
+        free(post);
+        return lg_fail(m, "out of memory");
+    }
+    for (uint32_t b = m->lo; b < m->hi; b++)
+        if ((b == m->lo || m->lg->blocks[b].enterable) && !seen[b - m->lo])
+            dfs(m, b, seen, stack, post, &npost);
+    for (uint32_t i = 0; i < npost; i++)
+        m->order[i] = post[npost - 1 - i];
+    m->norder = npost;
+    free(seen);
+    free(stack);
+    free(post);
+    return true;
+}
+
+/* Basic blocks and parameter phis of every reachable block. */
+static void create_blocks(LgMethod *m)
+{
+    for (uint32_t i = 0; i < m->norder; i++) {
+        uint32_t b = m->order[i];
+        char name[24];
+        snprintf(name, sizeof name, "b%u", b);
+        LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, name);
+        m->bbs[b - m->lo] = bb;
+        LLVMPositionBuilderAtEnd(m->b, bb);
+        const JgBlock *blk = &m->g->blocks.items[b];
+        for (uint32_t p = 0; p < blk->nparams; p++) {
+            JgVal v = blk->params[p];
+            m->vals[v] = LLVMBuildPhi(m->b, lg_type(m->llvm, jg_value_type(m->g, v)), "");
+        }
+    }
+}
+
+/* ---- links ---- */
+
+/* Adds the link's arguments to the phis of its (internal) target. */
+static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
+{
+    const JgBlock *t = &m->g->blocks.items[l->target];
+    if (l->nargs != t->nparams)
+        return lg_fail(m, "link to block %u passes %u values for %u parameters", l->target,
+                       l->nargs, t->nparams);
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        if (jg_value_type(m->g, l->args[i]) != jg_value_type(m->g, t->params[i]))
+            return lg_fail(m, "link to block %u: argument %u has the wrong type", l->target, i);
+        LLVMValueRef v = lg_value(m, l->args[i]);
+        if (!v)
+            return false;
+        LLVMAddIncoming(m->vals[t->params[i]], &v, &from, 1);
+    }
+    return true;
+}
+
+/* A link to a block of an earlier method: arguments into InputArgs slots,
+ * then out through the dispatchers. */
+static bool build_external(LgMethod *m, const JgLink *l)
+{
+    const JgBlock *t = &m->g->blocks.items[l->target];
+    if (l->target >= m->lo || !m->lg->blocks[l->target].enterable)
+        return lg_fail(m, "link to block %u, which no dispatcher can enter (not JG_BLOCK_ENTRY)",
+                       l->target);
+    if (l->nargs != t->nparams)
+        return lg_fail(m, "link to block %u passes %u values for %u parameters", l->target,
+                       l->nargs, t->nparams);
+    if (!lg_need_slots(m, l->nargs))
+        return false;
+    lg_store_slots(m, l->nargs, l->args);
+    if (m->failed)
+        return false;
+    lg_emit_exit(m, LLVMConstInt(m->llvm->t_i32, m->lg->blocks[l->target].id, 0));
+    return true;
+}
+
+/* Where a terminator's link goes: the target itself, or a new edge block
+ * (when the target is reached by several links of this terminator, a phi
+ * needs one predecessor per link; when it is external). */
+static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *l, bool shared,
+                                   LLVMBasicBlockRef from)
+{
+    if (l->target >= m->hi)
+        return lg_fail(m, "link to block %u, which does not exist yet", l->target), NULL;
+    bool inside = internal(m, l->target);
+    if (inside && !shared)
+        return add_incoming(m, l, from) ? m->bbs[l->target - m->lo] : NULL;
+    LLVMBasicBlockRef edge = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, "edge");
+    LLVMPositionBuilderAtEnd(m->b, edge);
+    if (inside) {
+        if (!add_incoming(m, l, edge))
+            return NULL;
+        LLVMBuildBr(m->b, m->bbs[l->target - m->lo]);
+    } else if (!build_external(m, l)) {
+        return NULL;
+    }
+    return edge;
+}
+
+/* Whether link i shares its internal target (with parameters) with
+ * another live link of the same terminator. */
+static bool shares_target(const LgMethod *m, const JgTerm *t, const bool *live, uint32_t i)
+{
+    uint32_t target = t->links[i].target;
+    if (!internal(m, target) || m->g->blocks.items[target].nparams == 0)
+        return false;
+    for (uint32_t j = 0; j < t->nlinks; j++)
+        if (j != i && live[j] && t->links[j].target == target)
+            return true;
+    return false;
+}
+
+/* Destinations of the live links of a terminator; the builder is left at
+ * the end of `from`. */
+static bool link_dests(LgMethod *m, const JgTerm *t, const bool *live, LLVMBasicBlockRef from,
+                       LLVMBasicBlockRef *dests)
+{
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        if (!live[i])
+            continue;
+        dests[i] = link_dest(m, &t->links[i], shares_target(m, t, live, i), from);
+        if (!dests[i])
+            return false;
+    }
+    LLVMPositionBuilderAtEnd(m->b, from);
+    return true;
+}
+
+/* ---- terminators ---- */
+
+static LLVMValueRef switch_operand(LgMethod *m, JgVal v)
+{
+    LLVMValueRef x = lg_value(m, v);
+    JgType t = jg_value_type(m->g, v);
+    if (!x)
+        return NULL;
+    if (t == JG_PTR)
+        return LLVMBuildPtrToInt(m->b, x, m->llvm->t_i64, "");
+    if (!jg_type_is_int(t))
+        return lg_fail(m, "switch on a value of type %s", jg_type_name(t)), NULL;
+    return x;
+}
+
+/* Cases with a value seen before are dead (the first one wins). */
+static void mark_live_cases(const LgMethod *m, const JgTerm *t, JgType type, bool *live)
+{
+    live[0] = true;
+    for (uint32_t i = 1; i < t->nlinks; i++) {
+        uint64_t v = jg_truncate_bits(type, (uint64_t)t->cases[i - 1]);
+        live[i] = true;
+        for (uint32_t j = 1; j < i && live[i]; j++)
+            live[i] = jg_truncate_bits(type, (uint64_t)t->cases[j - 1]) != v;
+    }
+    (void)m;
+}
+
+static bool build_switch(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
+{
+    LLVMValueRef x = switch_operand(m, t->value);
+    if (!x || t->nlinks == 0)
+        return x ? lg_fail(m, "switch without a default") : false;
+    JgType type = jg_value_type(m->g, t->value);
+    bool *live = malloc(sizeof *live * t->nlinks);
+    LLVMBasicBlockRef *dests = malloc(sizeof *dests * t->nlinks);
+    bool ok = live && dests;
+    if (ok) {
+        mark_live_cases(m, t, type, live);
+        ok = link_dests(m, t, live, from, dests);
+    }
+    if (ok) {
+        LLVMTypeRef ty = LLVMTypeOf(x);
+        LLVMValueRef sw = LLVMBuildSwitch(m->b, x, dests[0], t->nlinks - 1);
+        for (uint32_t i = 1; i < t->nlinks; i++)
+            if (live[i])
+                LLVMAddCase(sw, LLVMConstInt(ty, jg_truncate_bits(type, (uint64_t)t->cases[i - 1]), 0),
+                            dests[i]);
+    } else if (!m->failed) {
+        lg_fail(m, "out of memory");
+    }
+    free(live);
+    free(dests);
+    return ok;
+}
+
+static bool build_branch(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
+{
+    LLVMValueRef c = lg_value(m, t->value);
+    if (!c || t->nlinks != 2)
+        return c ? lg_fail(m, "branch with %u links", t->nlinks) : false;
+    JgType type = jg_value_type(m->g, t->value);
+    bool live[2] = {true, true};
+    LLVMBasicBlockRef dests[2];
+    if (!link_dests(m, t, live, from, dests))
+        return false;
+    if (type != JG_I1) {
+        if (!jg_type_is_int(type))
+            return lg_fail(m, "branch on a value of type %s", jg_type_name(type));
+        c = LLVMBuildTrunc(m->b, c, m->llvm->t_i1, "");
+    }
+    LLVMBuildCondBr(m->b, c, dests[0], dests[1]);
+    return true;
+}
+
+static bool build_goto(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
+{
+    bool live[1] = {true};
+    LLVMBasicBlockRef dest[1];
+    if (t->nlinks != 1)
+        return lg_fail(m, "goto with %u links", t->nlinks);
+    if (!link_dests(m, t, live, from, dest))
+        return false;
+    LLVMBuildBr(m->b, dest[0]);
+    return true;
+}
+
+static bool build_return(LgMethod *m, const JgTerm *t)
+{
+    JgType rt = (JgType)m->g->ret_type;
+    if (rt != JG_VOID && (!t->value || jg_value_type(m->g, t->value) != rt))
+        return lg_fail(m, "return of a value that is not a %s", jg_type_name(rt));
+    LLVMValueRef v = rt == JG_VOID ? NULL : lg_value(m, t->value);
+    if (rt != JG_VOID && !v)
+        return false;
+    if (m->primary) {
+        if (v)
+            LLVMBuildRet(m->b, v);
+        else
+            LLVMBuildRetVoid(m->b);
+        return true;
+    }
+    if (v)
+        LLVMBuildStore(m->b, lg_to_slot(m, v, rt), lg_ia_addr(m, LG_IA_RESULT));
+    LLVMBuildRet(m->b, LLVMConstInt(m->llvm->t_i32, JG_BLOCKID_RETURN, 0));
+    return true;
+}
+
+/* The live values go to slots 0..nlive-1 (the case blocks' parameters),
+ * the runtime finds or compiles the case and names its block. */
+static bool build_flexswitch(LgMethod *m, const JgTerm *t)
+{
+    JgFlexswitch *fs = t->flex;
+    if (!fs)
+        return lg_fail(m, "flexswitch without its run-time object");
+    if (!lg_need_slots(m, fs->nlive))
+        return false;
+    LLVMValueRef x = lg_value(m, fs->value);
+    if (!x)
+        return false;
+    lg_store_slots(m, fs->nlive, fs->live);
+    if (m->failed)
+        return false;
+    JgLlvm *llvm = m->llvm;
+    LLVMValueRef bits = lg_to_slot(m, x, jg_value_type(m->g, fs->value));
+    LLVMTypeRef params[3] = {llvm->t_ptr, llvm->t_ptr, llvm->t_i64};
+    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i32, params, 3, 0);
+    LLVMValueRef args[3] = {lg_const_ptr(llvm, llvm), lg_const_ptr(llvm, fs), bits};
+    LLVMValueRef fn = lg_const_ptr(llvm, (const void *)(uintptr_t)&jg_llvm_flex_dispatch);
+    lg_emit_exit(m, LLVMBuildCall2(m->b, fty, fn, args, 3, "case"));
+    return true;
+}
+
+static bool build_terminator(LgMethod *m, uint32_t block)
+{
+    const JgTerm *t = &m->g->blocks.items[block].term;
+    LLVMBasicBlockRef from = LLVMGetInsertBlock(m->b);
+    switch ((JgTermKind)t->kind) {
+    case JG_TERM_GOTO:
+        return build_goto(m, t, from);
+    case JG_TERM_BRANCH:
+        return build_branch(m, t, from);
+    case JG_TERM_SWITCH:
+        return build_switch(m, t, from);
+    case JG_TERM_RETURN:
+        return build_return(m, t);
+    case JG_TERM_UNREACHABLE:
+        LLVMBuildUnreachable(m->b);
+        return true;
+    case JG_TERM_FLEXSWITCH:
+        return build_flexswitch(m, t);
+    default:
+        return lg_fail(m, "block %u has no terminator", block);
+    }
+}
+
+static bool build_block(LgMethod *m, uint32_t block)
+{
+    LLVMPositionBuilderAtEnd(m->b, m->bbs[block - m->lo]);
+    const JgBlock *blk = &m->g->blocks.items[block];
+    for (uint32_t i = 0; i < blk->ops.count; i++)
+        if (!lg_lower_op(m, block, &blk->ops.items[i]))
+            return false;
+    return build_terminator(m, block);
+}
+
+/* ---- the method ---- */
+
+static LLVMTypeRef method_type(LgMethod *m)
+{
+    JgLlvm *llvm = m->llvm;
+    if (!m->primary) {
+        LLVMTypeRef params[2] = {llvm->t_i32, llvm->t_ptr};
+        return LLVMFunctionType(llvm->t_i32, params, 2, 0);
+    }
+    uint32_t n = m->g->nparams;
+    LLVMTypeRef *params = malloc(sizeof *params * (n ? n : 1));
+    if (!params)
+        return NULL;
+    for (uint32_t i = 0; i < n; i++)
+        params[i] = lg_type(llvm, (JgType)m->g->param_types[i]);
+    LLVMTypeRef fty = LLVMFunctionType(lg_type(llvm, (JgType)m->g->ret_type), params, n, 0);
+    free(params);
+    return fty;
+}
+
+static bool allocate(LgMethod *m)
+{
+    uint32_t n = m->hi - m->lo, nvals = m->g->values.count;
+    m->bbs = calloc(n, sizeof *m->bbs);
+    m->vals = calloc(nvals ? nvals : 1, sizeof *m->vals);
+    if (!m->primary)
+        m->escapes = calloc(nvals ? nvals : 1, sizeof *m->escapes);
+    if (!m->bbs || !m->vals || (!m->primary && !m->escapes))
+        return lg_fail(m, "out of memory");
+    return true;
+}
+
+static void release(LgMethod *m)
+{
+    free(m->bbs);
+    free(m->vals);
+    free(m->escapes);
+    free(m->order);
+    if (m->b)
+        LLVMDisposeBuilder(m->b);
+}
+
+static bool build_body(LgMethod *m)
+{
+    if (!allocate(m) || !compute_order(m))
+        return false;
+    LLVMTypeRef fty = method_type(m);
+    if (!fty)
+        return lg_fail(m, "out of memory");
+    size_t len;
+    m->fn = LLVMAddFunction(m->mod, LLVMGetModuleIdentifier(m->mod, &len), fty);
+    m->b = LLVMCreateBuilderInContext(m->llvm->ctx);
+    m->entry = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, "entry");
+    create_blocks(m);
+    if (!m->primary && !lg_find_escaping_allocas(m))
+        return false;
+    if (!lg_build_entry(m))
+        return false;
+    for (uint32_t i = 0; i < m->norder; i++)
+        if (!build_block(m, m->order[i]))
+            return false;
+    return true;
+}
+
+bool lg_build_method(LgMethod *m)
+{
+    bool ok = build_body(m);
+    release(m);
+    return ok;
+}

@@ -1,0 +1,261 @@
+/* The partial evaluator on the TLC interpreter: results equal the native
+ * interpreter's, and the residual graphs have the shape the design promises
+ * (no allocation, call or opcode dispatch inside loops; promotion through
+ * flexswitches). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gc.h>
+
+#include "pe/pe.h"
+#include "tlc/engines.h"
+#include "tlc/errors.h"
+#include "tlc/loader.h"
+#include "tlc/values.h"
+
+#ifndef EXAMPLES_DIR
+#error EXAMPLES_DIR must name the examples folder
+#endif
+
+typedef struct Run {
+    int status;
+    char *text;
+    uint64_t allocations;
+} Run;
+
+static Run run_file(const char *name, int64_t n, TlcEngineFn engine)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", EXAMPLES_DIR, name);
+    TlcDiag diag;
+    int st;
+    TlcProgram *prog = tlc_load_file(path, &diag, &st);
+    if (!prog)
+        fail_msg("%s", diag.message);
+    TlcCode *code = tlc_code_new(prog);
+    assert_non_null(code);
+    Run r = {0};
+    size_t size;
+    FILE *mem = open_memstream(&r.text, &size);
+    assert_non_null(mem);
+    tlc_out = mem;
+    uint64_t before = tlc_allocations;
+    TlcObject *result = NULL;
+    r.status = tlc_execute(code, engine, n, &result);
+    r.allocations = tlc_allocations - before;
+    if (r.status == 0 && result)
+        tlc_print(result);
+    tlc_out = NULL;
+    fclose(mem);
+    tlc_code_free(code);
+    tlc_program_free(prog);
+    return r;
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    JgDriverOptions options = {.engine = JG_ENGINE_PE};
+    char err[512];
+    if (!tlc_engines_init(&options, err, sizeof err))
+        fail_msg("driver: %s", err);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tlc_engines_shutdown();
+    return 0;
+}
+
+/* Blocks that lie on a cycle of the residual graph (Tarjan's SCCs). */
+typedef struct Scc {
+    const JgGraph *g;
+    uint32_t *index, *low, *stack;
+    uint8_t *on_stack, *in_cycle;
+    uint32_t counter, top;
+} Scc;
+
+static void strongconnect(Scc *s, uint32_t v)
+{
+    s->index[v] = s->low[v] = ++s->counter;
+    s->stack[s->top++] = v;
+    s->on_stack[v] = 1;
+    const JgTerm *t = &s->g->blocks.items[v].term;
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        uint32_t w = t->links[i].target;
+        if (w == UINT32_MAX)
+            continue;
+        if (w == v)
+            s->in_cycle[v] = 1;
+        if (!s->index[w]) {
+            strongconnect(s, w);
+            if (s->low[w] < s->low[v])
+                s->low[v] = s->low[w];
+        } else if (s->on_stack[w] && s->index[w] < s->low[v]) {
+            s->low[v] = s->index[w];
+        }
+    }
+    if (s->low[v] == s->index[v]) {
+        uint32_t size = 0, w;
+        uint32_t start = s->top;
+        do {
+            w = s->stack[--start];
+            size++;
+        } while (w != v);
+        do {
+            w = s->stack[--s->top];
+            s->on_stack[w] = 0;
+            if (size > 1)
+                s->in_cycle[w] = 1;
+        } while (w != v);
+    }
+}
+
+typedef struct LoopCounts {
+    unsigned loop_blocks, loop_ops, loop_calls, loop_switches, loop_allocas;
+    unsigned flexswitches;
+} LoopCounts;
+
+static LoopCounts count_loops(const JgGraph *g)
+{
+    uint32_t n = g->blocks.count;
+    Scc s = {g, calloc(n, 4), calloc(n, 4), calloc(n, 4), calloc(n, 1), calloc(n, 1), 0, 0};
+    assert_non_null(s.index);
+    for (uint32_t b = 0; b < n; b++)
+        if (!s.index[b])
+            strongconnect(&s, b);
+    LoopCounts c = {0};
+    for (uint32_t b = 0; b < n; b++) {
+        const JgBlock *blk = &g->blocks.items[b];
+        if (blk->term.kind == JG_TERM_FLEXSWITCH)
+            c.flexswitches++;
+        if (!s.in_cycle[b])
+            continue;
+        c.loop_blocks++;
+        c.loop_ops += blk->ops.count;
+        for (uint32_t o = 0; o < blk->ops.count; o++) {
+            if (blk->ops.items[o].opcode == JG_OP_CALL)
+                c.loop_calls++;
+            if (blk->ops.items[o].opcode == JG_OP_ALLOCA)
+                c.loop_allocas++;
+        }
+        if (blk->term.kind == JG_TERM_SWITCH || blk->term.kind == JG_TERM_FLEXSWITCH)
+            c.loop_switches++;
+    }
+    free(s.index);
+    free(s.low);
+    free(s.stack);
+    free(s.on_stack);
+    free(s.in_cycle);
+    return c;
+}
+
+/* The residual graph of the program's top-level key (pc 0). */
+static const JgGraph *top_graph(void)
+{
+    JgPe *pe = jg_driver_pe(tlc_engines_driver());
+    const JgGraph *found = NULL;
+    for (JgResidual *r = jg_pe_residuals(pe); r; r = r->next)
+        if (r->green_args[1] == 0)
+            found = r->graph;
+    assert_non_null(found);
+    return found;
+}
+
+static void check_loop(const char *file, int64_t n)
+{
+    Run native = run_file(file, n, tlc_eval);
+    tlc_engines_shutdown();
+    JgDriverOptions options = {.engine = JG_ENGINE_PE};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    Run pe = run_file(file, n, tlc_eval_driver);
+    assert_int_equal(pe.status, native.status);
+    assert_string_equal(pe.text, native.text);
+    /* allocations do not grow with n: the input box and the result */
+    assert_true(pe.allocations <= 5);
+    LoopCounts c = count_loops(top_graph());
+    assert_true(c.loop_blocks > 0);      /* the TLC loop is a residual loop */
+    assert_int_equal(c.loop_calls, 0);   /* no allocation, no call */
+    assert_int_equal(c.loop_allocas, 0);
+    assert_int_equal(c.loop_switches, 0); /* no dispatch on opcodes, no promotion */
+    assert_true(c.flexswitches >= 1);     /* the input's type was promoted */
+    free(native.text);
+    free(pe.text);
+}
+
+static void test_factorial_loop(void **state)
+{
+    (void)state;
+    check_loop("factorial.tlc", 100000);
+}
+
+static void test_fibonacci_loop(void **state)
+{
+    (void)state;
+    check_loop("fibonacci.tlc", 100000);
+}
+
+static void test_accumulator_loop(void **state)
+{
+    (void)state;
+    check_loop("accumulator.tlc", 100000);
+    check_loop("accumulator.tlc", -100000);
+}
+
+/* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
+ * argument's type, then an unboxed comparison; returning the argument itself
+ * allocates nothing. */
+static void test_abs_shape(void **state)
+{
+    (void)state;
+    tlc_engines_shutdown();
+    JgDriverOptions options = {.engine = JG_ENGINE_PE};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    Run r = run_file("abs.tlc", 42, tlc_eval_driver);
+    assert_string_equal(r.text, "42\n");
+    assert_int_equal(r.allocations, 1); /* the input box only */
+    const JgGraph *g = top_graph();
+    LoopCounts c = count_loops(g);
+    assert_int_equal(c.flexswitches, 1);
+    assert_int_equal(c.loop_blocks, 0);
+    /* the compiled case compares the unboxed value: an icmp on a loaded i64 */
+    unsigned icmps = 0, calls = 0;
+    for (uint32_t b = 0; b < g->blocks.count; b++)
+        for (uint32_t o = 0; o < g->blocks.items[b].ops.count; o++) {
+            const JgOp *op = &g->blocks.items[b].ops.items[o];
+            if (op->opcode == JG_OP_ICMP && jg_value_type(g, op->args[0]) == JG_I64)
+                icmps++;
+            if (op->opcode == JG_OP_CALL)
+                calls++;
+        }
+    assert_true(icmps >= 1);
+    assert_true(calls <= 1); /* only the negative path boxes its result */
+    free(r.text);
+    Run neg = run_file("abs.tlc", -42, tlc_eval_driver);
+    assert_string_equal(neg.text, "42\n");
+    free(neg.text);
+}
+
+int main(void)
+{
+    GC_INIT();
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_factorial_loop),
+        cmocka_unit_test(test_fibonacci_loop),
+        cmocka_unit_test(test_accumulator_loop),
+        cmocka_unit_test(test_abs_shape),
+    };
+    int failed = cmocka_run_group_tests(tests, setup, teardown);
+    tlc_classes_free();
+    return failed;
+}
