@@ -31,34 +31,18 @@ static uint32_t max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
     return n;
 }
 
-static uint64_t alloca_bytes(const JgGraph *g, uint32_t lo, uint32_t hi)
-{
-    uint64_t n = 0;
-    for (uint32_t b = lo; b < hi; b++)
-        for (uint32_t i = 0; i < g->blocks.items[b].ops.count; i++) {
-            const JgOp *op = &g->blocks.items[b].ops.items[i];
-            if (op->opcode == JG_OP_ALLOCA && op->imm > 0)
-                n += ((uint64_t)op->imm + 15) & ~UINT64_C(15);
-        }
-    return n;
-}
-
-/* Sizes every activation's InputArgs and its area for ALLOCAs of
- * secondaries that must outlive them: fixed when the primary is compiled,
- * generously, since later methods cannot change the primary's frame. */
+/* Sizes every activation's InputArgs, generously: later methods cannot
+ * change the primary's frame. */
 static bool size_activation(LgGraph *lg, uint32_t n, char *err, size_t errsize)
 {
     uint64_t cap = 2 * (uint64_t)max_values_passed(lg->graph, 0, n);
-    uint64_t area = 2 * alloca_bytes(lg->graph, 0, n);
     cap = cap < LG_MIN_CAPACITY ? LG_MIN_CAPACITY : cap;
-    area = area < LG_MIN_AREA ? LG_MIN_AREA : area;
-    if (cap > UINT32_MAX / 16 || area > UINT32_MAX / 16) {
-        snprintf(err, errsize, "graph %s: activation too large (%llu slots, %llu bytes)",
-                 lg->graph->name, (unsigned long long)cap, (unsigned long long)area);
+    if (cap > UINT32_MAX / 16) {
+        snprintf(err, errsize, "graph %s: %llu InputArgs slots", lg->graph->name,
+                 (unsigned long long)cap);
         return false;
     }
     lg->capacity = (uint32_t)cap;
-    lg->area_bytes = lg->growable ? (uint32_t)area : 0;
     return true;
 }
 
@@ -91,10 +75,10 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
                   .hi = hi,
                   .method = method,
                   .primary = method == 0,
-                  .area_next = lg->area_used,
+                  .area_index = lg->nareas,
                   .err = err,
                   .errsize = errsize};
-    m.mod = LLVMModuleCreateWithNameInContext(name, llvm->ctx);
+    m.mod = lg_new_module(llvm, name);
     bool ok = lg_build_method(&m);
     if (ok && m.primary)
         ok = lg_build_call_wrapper(llvm, lg, m.mod, m.fn);
@@ -106,7 +90,7 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
     const char *names[2] = {name, wrapper};
     if (!lg_finish_module(llvm, m.mod, names, m.primary ? 2 : 1, code, err, errsize))
         return false;
-    lg->area_used = m.area_next;
+    lg->nareas += m.area_bytes > 0;
     return true;
 }
 

@@ -50,11 +50,15 @@ LLVMValueRef lg_from_slot(LgMethod *m, LLVMValueRef bits, JgType t)
     case JG_F64:
         return LLVMBuildBitCast(m->b, bits, llvm->t_f64, "");
     case JG_F32:
-        return LLVMBuildBitCast(m->b, LLVMBuildTrunc(m->b, bits, llvm->t_i32, ""), llvm->t_f32,
-                                "");
+        return LLVMBuildBitCast(m->b, LLVMBuildTrunc(m->b, bits, llvm->t_i32, ""), llvm->t_f32, "");
     default:
         return bits;
     }
+}
+
+uint64_t lg_tail(const LgMethod *m)
+{
+    return LG_IA_SLOTS + 8 * (uint64_t)m->lg->capacity;
 }
 
 LLVMValueRef lg_ia_addr(LgMethod *m, uint64_t offset)
@@ -125,11 +129,13 @@ static LLVMBasicBlockRef unreachable_block(LgMethod *m)
 static LLVMValueRef build_block_switch(LgMethod *m, LLVMValueRef id)
 {
     LLVMBasicBlockRef here = LLVMGetInsertBlock(m->b);
+    LLVMBasicBlockRef bad = unreachable_block(m);
+    LLVMPositionBuilderAtEnd(m->b, here);
     LLVMValueRef blockno = LLVMBuildAnd(m->b, id, LLVMConstInt(m->llvm->t_i32, 0xffff, 0), "");
     uint32_t n = 0;
     for (uint32_t b = m->lo; b < m->hi; b++)
         n += m->lg->blocks[b].enterable;
-    LLVMValueRef sw = LLVMBuildSwitch(m->b, blockno, unreachable_block(m), n);
+    LLVMValueRef sw = LLVMBuildSwitch(m->b, blockno, bad, n);
     for (uint32_t b = m->lo; b < m->hi; b++) {
         if (!m->lg->blocks[b].enterable)
             continue;
@@ -146,8 +152,13 @@ static LLVMValueRef build_block_switch(LgMethod *m, LLVMValueRef id)
 static bool secondary_entry(LgMethod *m)
 {
     m->ia = LLVMGetParam(m->fn, 1);
+    LLVMValueRef id = LLVMGetParam(m->fn, 0);
     LLVMPositionBuilderAtEnd(m->b, m->entry);
-    m->entry_term = build_block_switch(m, LLVMGetParam(m->fn, 0));
+    if (m->area_bytes) {
+        m->entry_term = lg_area_entry(m, id);
+        return build_block_switch(m, id) != NULL;
+    }
+    m->entry_term = build_block_switch(m, id);
     return m->entry_term != NULL;
 }
 
@@ -177,8 +188,7 @@ static LLVMBasicBlockRef return_block(LgMethod *m)
 
 /* id names another method: call it through the graph's method table and
  * loop on the id it returns, unless the graph returned. */
-static void remote_call(LgMethod *m, LLVMBasicBlockRef remote, LLVMValueRef id,
-                        LLVMValueRef method)
+static void remote_call(LgMethod *m, LLVMBasicBlockRef remote, LLVMValueRef id, LLVMValueRef method)
 {
     JgLlvm *llvm = m->llvm;
     LLVMPositionBuilderAtEnd(m->b, remote);
@@ -190,18 +200,19 @@ static void remote_call(LgMethod *m, LLVMBasicBlockRef remote, LLVMValueRef id,
     LLVMValueRef args[2] = {id, m->ia};
     LLVMValueRef next =
         LLVMBuildCall2(m->b, LLVMFunctionType(llvm->t_i32, params, 2, 0), fn, args, 2, "next");
-    LLVMValueRef done =
-        LLVMBuildICmp(m->b, LLVMIntEQ, next, LLVMConstInt(llvm->t_i32, JG_BLOCKID_RETURN, 0), "");
-    LLVMBasicBlockRef returned = return_block(m);
+    LLVMBasicBlockRef returned = return_block(m), grant = lg_build_grant(m);
     LLVMPositionBuilderAtEnd(m->b, remote);
-    LLVMBuildCondBr(m->b, done, returned, m->dispatch);
+    LLVMValueRef sw = LLVMBuildSwitch(m->b, next, m->dispatch, 2);
+    LLVMAddCase(sw, LLVMConstInt(llvm->t_i32, JG_BLOCKID_RETURN, 0), returned);
+    LLVMAddCase(sw, LLVMConstInt(llvm->t_i32, JG_BLOCKID_NEED_AREA, 0), grant);
     LLVMAddIncoming(m->dispatch_id, &next, &remote, 1);
 }
 
 /* The primary's dispatcher loop:
  *   dispatch: id = phi; if (method(id) == 0) switch (block(id)) ...
  *             else { id = methods[method(id)](id, ia); if (id == RETURN)
- *             return ia->result; goto dispatch; } */
+ *             return ia->result; if (id == NEED_AREA) grant it (areas.c);
+ *             goto dispatch; } */
 static bool build_dispatcher(LgMethod *m)
 {
     JgLlvm *llvm = m->llvm;
@@ -211,10 +222,8 @@ static bool build_dispatcher(LgMethod *m)
     LLVMPositionBuilderAtEnd(m->b, m->dispatch);
     m->dispatch_id = LLVMBuildPhi(m->b, llvm->t_i32, "blockid");
     count_jump(m);
-    LLVMValueRef method =
-        LLVMBuildLShr(m->b, m->dispatch_id, LLVMConstInt(llvm->t_i32, 16, 0), "");
-    LLVMValueRef mine =
-        LLVMBuildICmp(m->b, LLVMIntEQ, method, LLVMConstInt(llvm->t_i32, 0, 0), "");
+    LLVMValueRef method = LLVMBuildLShr(m->b, m->dispatch_id, LLVMConstInt(llvm->t_i32, 16, 0), "");
+    LLVMValueRef mine = LLVMBuildICmp(m->b, LLVMIntEQ, method, LLVMConstInt(llvm->t_i32, 0, 0), "");
     LLVMBuildCondBr(m->b, mine, local, remote);
     LLVMPositionBuilderAtEnd(m->b, local);
     if (!build_block_switch(m, m->dispatch_id))
@@ -223,16 +232,16 @@ static bool build_dispatcher(LgMethod *m)
     return true;
 }
 
-/* The primary's own InputArgs, followed by the area for ALLOCAs of
- * secondaries that outlive them. */
+/* The primary's own InputArgs, followed by the tail (areas.c). */
 static void activation(LgMethod *m)
 {
     JgLlvm *llvm = m->llvm;
-    uint64_t bytes = LG_IA_SLOTS + 8 * (uint64_t)m->lg->capacity + m->lg->area_bytes;
+    uint64_t bytes = lg_tail(m) + LG_TAIL_BYTES;
     m->ia = LLVMBuildAlloca(m->b, LLVMArrayType2(llvm->t_i8, bytes), "inputargs");
     LLVMSetAlignment(m->ia, 16);
     LLVMValueRef cap = LLVMConstInt(llvm->t_i32, m->lg->capacity, 0);
     LLVMBuildStore(m->b, cap, lg_ia_addr(m, LG_IA_CAPACITY));
+    lg_init_tail(m);
 }
 
 static bool primary_entry(LgMethod *m)
@@ -280,8 +289,8 @@ bool lg_build_call_wrapper(JgLlvm *llvm, LgGraph *lg, LLVMModuleRef mod, LLVMVal
     for (uint32_t i = 0; i < g->nparams; i++) {
         LLVMValueRef off = LLVMConstInt(llvm->t_i64, i, 0);
         LLVMValueRef p = LLVMBuildGEP2(w.b, llvm->t_i64, LLVMGetParam(fn, 0), &off, 1, "");
-        args[i] = lg_from_slot(&w, LLVMBuildLoad2(w.b, llvm->t_i64, p, ""),
-                               (JgType)g->param_types[i]);
+        args[i] =
+            lg_from_slot(&w, LLVMBuildLoad2(w.b, llvm->t_i64, p, ""), (JgType)g->param_types[i]);
     }
     LLVMValueRef r =
         LLVMBuildCall2(w.b, LLVMGlobalGetValueType(primary), primary, args, g->nparams, "");

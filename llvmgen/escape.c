@@ -133,6 +133,23 @@ static void find_sinks(LgMethod *m, const uint32_t *origin, uint32_t b)
     }
 }
 
+/* The memory the escaping ALLOCAs take, 16-byte aligned each. */
+static bool sum_area(LgMethod *m)
+{
+    uint64_t bytes = 0;
+    for (uint32_t b = m->lo; b < m->hi; b++)
+        for (uint32_t i = 0; i < m->g->blocks.items[b].ops.count; i++) {
+            const JgOp *op = &m->g->blocks.items[b].ops.items[i];
+            if (op->opcode == JG_OP_ALLOCA && op->result && op->result < m->g->values.count &&
+                m->escapes[op->result])
+                bytes += ((op->imm > 0 ? (uint64_t)op->imm : 1) + 15) & ~UINT64_C(15);
+        }
+    if (bytes > UINT32_MAX / 2)
+        return lg_fail(m, "%llu bytes of ALLOCA memory", (unsigned long long)bytes);
+    m->area_bytes = (uint32_t)bytes;
+    return true;
+}
+
 bool lg_find_escaping_allocas(LgMethod *m)
 {
     uint32_t *origin = calloc(m->g->values.count ? m->g->values.count : 1, sizeof *origin);
@@ -147,5 +164,5 @@ bool lg_find_escaping_allocas(LgMethod *m)
     for (uint32_t b = m->lo; b < m->hi; b++)
         find_sinks(m, origin, b);
     free(origin);
-    return true;
+    return sum_area(m);
 }

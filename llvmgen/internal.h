@@ -8,11 +8,13 @@
  *   lower.c    - operations -> LLVM instructions
  *   calls.c    - native, indirect and portal calls
  *   escape.c   - which ALLOCAs of a secondary must outlive it
+ *   areas.c    - activation memory for ALLOCAs that outlive a secondary
  *   runtime.c  - the flexswitch runtime called by generated code */
 #ifndef JITGEN_LLVMGEN_INTERNAL_H
 #define JITGEN_LLVMGEN_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -24,8 +26,16 @@
 #define LG_IA_CAPACITY 8
 #define LG_IA_SLOTS 16
 
-#define LG_MIN_CAPACITY 256        /* InputArgs slots of every activation, at least */
-#define LG_MIN_AREA 4096           /* bytes for escaping ALLOCAs of secondaries, at least */
+#define LG_MIN_CAPACITY 256 /* InputArgs slots of every activation, at least */
+/* The activation's tail, after the slots (offsets from its start): the
+ * table of per-method areas for ALLOCAs of secondaries that outlive them,
+ * and a secondary's request for its area. */
+#define LG_TAIL_AREAS 0      /* void **: area of each area index, NULL: none yet */
+#define LG_TAIL_NAREAS 8     /* uint32_t: entries of that table */
+#define LG_TAIL_REQ_INDEX 12 /* uint32_t: the area index requested */
+#define LG_TAIL_REQ_BYTES 16 /* uint32_t: its size */
+#define LG_TAIL_REQ_ID 20    /* uint32_t: the block id to enter once it exists */
+#define LG_TAIL_BYTES 24
 #define LG_MAX_METHODS 65535u      /* method ids 0..65534 */
 #define LG_MAX_METHOD_BLOCKS 65535 /* block numbers 0..65534: 0xffff never names a block */
 #define LG_METHOD_TABLE 65536      /* entries of a graph's method table */
@@ -42,15 +52,14 @@ typedef uint64_t (*LgCallFn)(const uint64_t *args);
 /* What the backend keeps per residual graph. */
 typedef struct LgGraph {
     const JgGraph *graph;
-    unsigned serial;     /* distinguishes symbol names of graphs with one name */
-    uint32_t ncompiled;  /* residual blocks compiled so far */
-    uint32_t nmethods;   /* primary included */
-    bool growable;       /* the primary has a dispatcher (a flexswitch exists) */
-    uint32_t capacity;   /* InputArgs slots of every activation of the primary */
-    uint32_t area_bytes; /* activation area for escaping ALLOCAs of secondaries */
-    uint32_t area_used;  /* bytes of it handed out to secondaries so far */
-    void *primary;       /* machine code */
-    LgCallFn call;       /* wrapper: args as 64-bit slots, result widened */
+    unsigned serial;        /* distinguishes symbol names of graphs with one name */
+    uint32_t ncompiled;     /* residual blocks compiled so far */
+    uint32_t nmethods;      /* primary included */
+    bool growable;          /* the primary has a dispatcher (a flexswitch exists) */
+    uint32_t capacity;      /* InputArgs slots of every activation of the primary */
+    uint32_t nareas;        /* area indices handed out to secondaries */
+    void *primary;          /* machine code */
+    LgCallFn call;          /* wrapper: args as 64-bit slots, result widened */
     LgSecondaryFn *methods; /* LG_METHOD_TABLE entries (growable graphs); [0] unused */
     LgBlock *blocks;        /* per residual block compiled */
 } LgGraph;
@@ -63,8 +72,8 @@ struct JgLlvm {
     LLVMTargetMachineRef asm_tm; /* --dump=asm for a foreign triple, else NULL */
     LLVMTargetDataRef asm_layout;
     char *asm_triple;
-    char *triple;                /* the host's */
-    char *layout;                /* the host's data layout string */
+    char *triple; /* the host's */
+    char *layout; /* the host's data layout string */
     LLVMOrcLLJITRef jit;
     LLVMOrcJITDylibRef dylib;
     LLVMPassBuilderOptionsRef pass_options;
@@ -81,10 +90,12 @@ struct JgLlvm {
 /* ---- session.c ---- */
 
 double lg_now_ms(void);
+/* An empty module for the host's triple and data layout. */
+LLVMModuleRef lg_new_module(JgLlvm *llvm, const char *name);
 /* Runs the pipeline on a finished module (consumed) and looks up `nnames`
  * functions, writing their addresses to `out`. */
-bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names,
-                      uint32_t nnames, void **out, char *err, size_t errsize);
+bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names, uint32_t nnames,
+                      void **out, char *err, size_t errsize);
 LLVMTypeRef lg_type(const JgLlvm *llvm, JgType t);
 
 /* ---- graphs.c ---- */
@@ -105,24 +116,29 @@ typedef struct LgMethod {
     JgLlvm *llvm;
     LgGraph *lg;
     const JgGraph *g;
-    uint32_t lo, hi;   /* its residual blocks */
-    uint32_t method;   /* method id */
+    uint32_t lo, hi; /* its residual blocks */
+    uint32_t method; /* method id */
     bool primary;
     LLVMModuleRef mod;
     LLVMBuilderRef b;
     LLVMValueRef fn;
-    LLVMBasicBlockRef entry;   /* allocas; ends with the branch to the body */
-    LLVMValueRef entry_term;   /* allocas go before it */
-    LLVMBasicBlockRef *bbs;    /* per local block (NULL: unreachable) */
-    LLVMValueRef *vals;        /* per residual value of the graph */
-    uint32_t *order;           /* reachable local blocks, reverse post-order */
+    LLVMBasicBlockRef entry; /* allocas; ends with the branch to the body */
+    LLVMValueRef entry_term; /* allocas go before it */
+    LLVMBasicBlockRef *bbs;  /* per local block (NULL: unreachable) */
+    LLVMValueRef *vals;      /* per residual value of the graph */
+    uint32_t *order;         /* reachable local blocks, reverse post-order */
     uint32_t norder;
-    bool *escapes;             /* per residual value: an ALLOCA that must outlive us */
-    uint32_t area_next;        /* secondaries: next free byte of the activation area */
-    LLVMValueRef ia;           /* the InputArgs pointer (growable graphs) */
+    uint32_t *rank;             /* per local block: its index in `order` */
+    uint32_t current;           /* the residual block being lowered */
+    LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
+    bool *escapes;              /* per residual value: an ALLOCA that must outlive us */
+    uint32_t area_bytes;        /* secondaries: memory of ALLOCAs that outlive the method */
+    uint32_t area_next;         /* next free byte of it */
+    uint32_t area_index;        /* its index in the activation's table of areas */
+    LLVMValueRef area;          /* its address in this activation */
+    LLVMValueRef ia;            /* the InputArgs pointer (growable graphs) */
     LLVMBasicBlockRef dispatch; /* growable primary: the dispatcher loop head */
     LLVMValueRef dispatch_id;   /* its phi */
-    uint32_t slots_needed;
     char *err;
     size_t errsize;
     bool failed;
@@ -140,6 +156,8 @@ LLVMValueRef lg_const_ptr(const JgLlvm *llvm, const void *p);
 LLVMValueRef lg_to_slot(LgMethod *m, LLVMValueRef v, JgType t);
 LLVMValueRef lg_from_slot(LgMethod *m, LLVMValueRef bits, JgType t);
 LLVMValueRef lg_ia_addr(LgMethod *m, uint64_t offset);
+/* Offset of the activation's tail (after the slots). */
+uint64_t lg_tail(const LgMethod *m);
 void lg_store_slots(LgMethod *m, uint32_t n, const JgVal *vals);
 /* Sets up the entry of the method: allocas, InputArgs, dispatcher, and
  * the way into every enterable block. */
@@ -149,11 +167,21 @@ bool lg_build_entry(LgMethod *m);
 void lg_emit_exit(LgMethod *m, LLVMValueRef id);
 bool lg_build_call_wrapper(JgLlvm *llvm, LgGraph *lg, LLVMModuleRef mod, LLVMValueRef primary);
 
+/* ---- areas.c ---- */
+
+/* Primary: an empty table of areas. */
+void lg_init_tail(LgMethod *m);
+/* Primary: the block that serves JG_BLOCKID_NEED_AREA. */
+LLVMBasicBlockRef lg_build_grant(LgMethod *m);
+/* Secondary with area_bytes: the check at its entry (returns the entry's
+ * terminator; the builder is left where the method may start). */
+LLVMValueRef lg_area_entry(LgMethod *m, LLVMValueRef id);
+
 /* ---- lower.c ---- */
 
 LLVMValueRef lg_value(LgMethod *m, JgVal v);
 LLVMValueRef lg_entry_alloca(LgMethod *m, LLVMTypeRef type, unsigned align, const char *name);
-bool lg_lower_op(LgMethod *m, uint32_t block, const JgOp *op);
+bool lg_lower_op(LgMethod *m, const JgOp *op);
 
 /* ---- calls.c ---- */
 
@@ -162,7 +190,7 @@ bool lg_lower_call(LgMethod *m, const JgOp *op);
 /* ---- escape.c ---- */
 
 /* Marks (in m->escapes) the ALLOCA results of a secondary whose memory may
- * be used after the secondary returns. */
+ * be used after the secondary returns, and sums their sizes (area_bytes). */
 bool lg_find_escaping_allocas(LgMethod *m);
 
 #endif

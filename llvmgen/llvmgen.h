@@ -26,6 +26,9 @@
 #define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
 #define JG_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
 #define JG_BLOCKID_RETURN 0xffffffffu /* "the graph returned": result in InputArgs */
+/* Returned by a secondary that needs its activation memory first (the
+ * primary allocates it and calls again; docs/backend.md, "ALLOCA"). */
+#define JG_BLOCKID_NEED_AREA 0xfffffffeu
 
 /* The area in which external links pass values: one per activation of a
  * primary method (on its stack, where a conservative collector sees it). */

@@ -131,11 +131,21 @@ static LLVMValueRef icmp(LgMethod *m, const JgOp *op)
 static LLVMValueRef fcmp(LgMethod *m, const JgOp *op)
 {
     static const LLVMRealPredicate preds[] = {
-        [JG_FOEQ] = LLVMRealOEQ, [JG_FONE] = LLVMRealONE, [JG_FOGT] = LLVMRealOGT,
-        [JG_FOGE] = LLVMRealOGE, [JG_FOLT] = LLVMRealOLT, [JG_FOLE] = LLVMRealOLE,
-        [JG_FORD] = LLVMRealORD, [JG_FUNO] = LLVMRealUNO, [JG_FUEQ] = LLVMRealUEQ,
-        [JG_FUNE] = LLVMRealUNE, [JG_FUGT] = LLVMRealUGT, [JG_FUGE] = LLVMRealUGE,
-        [JG_FULT] = LLVMRealULT, [JG_FULE] = LLVMRealULE, [JG_FTRUE] = LLVMRealPredicateTrue,
+        [JG_FOEQ] = LLVMRealOEQ,
+        [JG_FONE] = LLVMRealONE,
+        [JG_FOGT] = LLVMRealOGT,
+        [JG_FOGE] = LLVMRealOGE,
+        [JG_FOLT] = LLVMRealOLT,
+        [JG_FOLE] = LLVMRealOLE,
+        [JG_FORD] = LLVMRealORD,
+        [JG_FUNO] = LLVMRealUNO,
+        [JG_FUEQ] = LLVMRealUEQ,
+        [JG_FUNE] = LLVMRealUNE,
+        [JG_FUGT] = LLVMRealUGT,
+        [JG_FUGE] = LLVMRealUGE,
+        [JG_FULT] = LLVMRealULT,
+        [JG_FULE] = LLVMRealULE,
+        [JG_FTRUE] = LLVMRealPredicateTrue,
         [JG_FFALSE] = LLVMRealPredicateFalse,
     };
     JgType t = arg_type(m, op, 0);
@@ -177,9 +187,9 @@ static int cast_code(JgOpcode code, JgType from, JgType to)
     case JG_OP_ZEXT:
     case JG_OP_SEXT:
         return !ints || bits_of(from) > bits_of(to) ? -1
-               : from == to                          ? 0
-               : code == JG_OP_ZEXT                  ? LLVMZExt
-                                                     : LLVMSExt;
+               : from == to                         ? 0
+               : code == JG_OP_ZEXT                 ? LLVMZExt
+                                                    : LLVMSExt;
     case JG_OP_TRUNC:
         return !ints || bits_of(from) < bits_of(to) ? -1 : from == to ? 0 : LLVMTrunc;
     case JG_OP_PTRTOINT:
@@ -188,14 +198,14 @@ static int cast_code(JgOpcode code, JgType from, JgType to)
         return jg_type_is_int(from) && to == JG_PTR ? LLVMIntToPtr : -1;
     case JG_OP_SITOFP:
     case JG_OP_UITOFP:
-        return jg_type_is_int(from) && is_float(to) ? (code == JG_OP_SITOFP ? LLVMSIToFP
-                                                                             : LLVMUIToFP)
-                                                    : -1;
+        return jg_type_is_int(from) && is_float(to)
+                   ? (code == JG_OP_SITOFP ? LLVMSIToFP : LLVMUIToFP)
+                   : -1;
     case JG_OP_FPTOSI:
     case JG_OP_FPTOUI:
-        return is_float(from) && jg_type_is_int(to) ? (code == JG_OP_FPTOSI ? LLVMFPToSI
-                                                                             : LLVMFPToUI)
-                                                    : -1;
+        return is_float(from) && jg_type_is_int(to)
+                   ? (code == JG_OP_FPTOSI ? LLVMFPToSI : LLVMFPToUI)
+                   : -1;
     case JG_OP_FPEXT:
         return from == JG_F32 && to == JG_F64 ? LLVMFPExt : from == to && is_float(to) ? 0 : -1;
     case JG_OP_FPTRUNC:
@@ -262,18 +272,15 @@ static bool store(LgMethod *m, const JgOp *op)
 }
 
 /* Memory of a secondary's ALLOCA that must outlive the secondary comes
- * from the primary's activation area (docs/backend.md, "ALLOCA"). */
+ * from the method's area in the primary's activation (dispatch.c). */
 static LLVMValueRef area_alloca(LgMethod *m, uint64_t size)
 {
     uint64_t offset = ((uint64_t)m->area_next + 15) & ~UINT64_C(15);
-    if (offset + size > m->lg->area_bytes)
-        return lg_fail(m,
-                       "ALLOCA memory passed between methods needs %llu bytes, more than the "
-                       "%u the primary reserved",
-                       (unsigned long long)(offset + size), m->lg->area_bytes),
-               NULL;
+    if (!m->area || offset + size > m->area_bytes)
+        return lg_fail(m, "internal error: ALLOCA area of %u bytes overflows", m->area_bytes), NULL;
     m->area_next = (uint32_t)(offset + size);
-    return lg_ia_addr(m, LG_IA_SLOTS + 8 * (uint64_t)m->lg->capacity + offset);
+    LLVMValueRef off = LLVMConstInt(m->llvm->t_i64, offset, 0);
+    return LLVMBuildGEP2(m->b, m->llvm->t_i8, m->area, &off, 1, "");
 }
 
 static LLVMValueRef alloca_op(LgMethod *m, const JgOp *op)
@@ -361,9 +368,8 @@ static LLVMValueRef value_op(LgMethod *m, const JgOp *op)
     }
 }
 
-bool lg_lower_op(LgMethod *m, uint32_t block, const JgOp *op)
+bool lg_lower_op(LgMethod *m, const JgOp *op)
 {
-    (void)block;
     switch ((JgOpcode)op->opcode) {
     case JG_OP_STORE:
         return store(m, op);

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <llvm-c/DebugInfo.h>
+
 #include "internal.h"
 
 bool lg_fail(LgMethod *m, const char *fmt, ...)
@@ -84,7 +86,8 @@ static bool compute_order(LgMethod *m)
     DfsFrame *stack = malloc(sizeof *stack * n);
     uint32_t *post = malloc(sizeof *post * n);
     m->order = malloc(sizeof *m->order * n);
-    if (!seen || !stack || !post || !m->order) {
+    m->rank = malloc(sizeof *m->rank * n);
+    if (!seen || !stack || !post || !m->order || !m->rank) {
         free(seen);
         free(stack);
         free(post);
@@ -93,8 +96,10 @@ static bool compute_order(LgMethod *m)
     for (uint32_t b = m->lo; b < m->hi; b++)
         if ((b == m->lo || m->lg->blocks[b].enterable) && !seen[b - m->lo])
             dfs(m, b, seen, stack, post, &npost);
-    for (uint32_t i = 0; i < npost; i++)
+    for (uint32_t i = 0; i < npost; i++) {
         m->order[i] = post[npost - 1 - i];
+        m->rank[m->order[i] - m->lo] = i;
+    }
     m->norder = npost;
     free(seen);
     free(stack);
@@ -122,19 +127,74 @@ static void create_blocks(LgMethod *m)
 
 /* ---- links ---- */
 
-/* Adds the link's arguments to the phis of its (internal) target. */
-static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
+/* Whether an internal link closes a loop (goes back in reverse
+ * post-order). */
+static bool retreating(const LgMethod *m, uint32_t target)
+{
+    return internal(m, target) && m->rank[target - m->lo] <= m->rank[m->current - m->lo];
+}
+
+/* LLVM's loop vectorizer, at O2, takes longer to compile the loops of
+ * residual code than it saves when they run, and the pass builder's
+ * option to turn it off has no effect in LLVM 19: below O3, every latch
+ * carries !llvm.loop !{self, !{"llvm.loop.vectorize.enable", i1 false}}. */
+static void mark_latch(LgMethod *m, LLVMValueRef term)
+{
+    JgLlvm *llvm = m->llvm;
+    if (llvm->options.opt_level >= 3)
+        return;
+    if (!m->loop_id) {
+        static const char key[] = "llvm.loop.vectorize.enable";
+        LLVMMetadataRef hint[2] = {LLVMMDStringInContext2(llvm->ctx, key, sizeof key - 1),
+                                   LLVMValueAsMetadata(LLVMConstInt(llvm->t_i1, 0, 0))};
+        LLVMMetadataRef self = LLVMTemporaryMDNode(llvm->ctx, NULL, 0);
+        LLVMMetadataRef ops[2] = {self, LLVMMDNodeInContext2(llvm->ctx, hint, 2)};
+        m->loop_id = LLVMMDNodeInContext2(llvm->ctx, ops, 2);
+        LLVMMetadataReplaceAllUsesWith(self, m->loop_id);
+    }
+    unsigned kind = LLVMGetMDKindIDInContext(llvm->ctx, "llvm.loop", 9);
+    LLVMSetMetadata(term, kind, LLVMMetadataAsValue(llvm->ctx, m->loop_id));
+}
+
+/* Marks a terminator that closes a loop through one of its live links
+ * going straight to its target. */
+static void mark_if_latch(LgMethod *m, LLVMValueRef term, const JgTerm *t, const bool *live,
+                          LLVMBasicBlockRef const *dests)
+{
+    for (uint32_t i = 0; i < t->nlinks; i++)
+        if (live[i] && retreating(m, t->links[i].target) &&
+            dests[i] == m->bbs[t->links[i].target - m->lo]) {
+            mark_latch(m, term);
+            return;
+        }
+}
+
+/* A link passes one value of the right type per parameter. */
+static bool check_link(LgMethod *m, const JgLink *l)
 {
     const JgBlock *t = &m->g->blocks.items[l->target];
     if (l->nargs != t->nparams)
         return lg_fail(m, "link to block %u passes %u values for %u parameters", l->target,
                        l->nargs, t->nparams);
     for (uint32_t i = 0; i < l->nargs; i++) {
-        if (jg_value_type(m->g, l->args[i]) != jg_value_type(m->g, t->params[i]))
-            return lg_fail(m, "link to block %u: argument %u has the wrong type", l->target, i);
-        LLVMValueRef v = lg_value(m, l->args[i]);
-        if (!v)
+        if (!lg_value(m, l->args[i]))
             return false;
+        if (jg_value_type(m->g, l->args[i]) != jg_value_type(m->g, t->params[i]))
+            return lg_fail(m, "link to block %u: argument %u is a %s, the parameter a %s",
+                           l->target, i, jg_type_name(jg_value_type(m->g, l->args[i])),
+                           jg_type_name(jg_value_type(m->g, t->params[i])));
+    }
+    return true;
+}
+
+/* Adds the link's arguments to the phis of its (internal) target. */
+static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
+{
+    if (!check_link(m, l))
+        return false;
+    const JgBlock *t = &m->g->blocks.items[l->target];
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        LLVMValueRef v = lg_value(m, l->args[i]);
         LLVMAddIncoming(m->vals[t->params[i]], &v, &from, 1);
     }
     return true;
@@ -144,18 +204,12 @@ static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
  * then out through the dispatchers. */
 static bool build_external(LgMethod *m, const JgLink *l)
 {
-    const JgBlock *t = &m->g->blocks.items[l->target];
     if (l->target >= m->lo || !m->lg->blocks[l->target].enterable)
         return lg_fail(m, "link to block %u, which no dispatcher can enter (not JG_BLOCK_ENTRY)",
                        l->target);
-    if (l->nargs != t->nparams)
-        return lg_fail(m, "link to block %u passes %u values for %u parameters", l->target,
-                       l->nargs, t->nparams);
-    if (!lg_need_slots(m, l->nargs))
+    if (!check_link(m, l) || !lg_need_slots(m, l->nargs))
         return false;
     lg_store_slots(m, l->nargs, l->args);
-    if (m->failed)
-        return false;
     lg_emit_exit(m, LLVMConstInt(m->llvm->t_i32, m->lg->blocks[l->target].id, 0));
     return true;
 }
@@ -176,7 +230,9 @@ static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *l, bool shared,
     if (inside) {
         if (!add_incoming(m, l, edge))
             return NULL;
-        LLVMBuildBr(m->b, m->bbs[l->target - m->lo]);
+        LLVMValueRef br = LLVMBuildBr(m->b, m->bbs[l->target - m->lo]);
+        if (retreating(m, l->target))
+            mark_latch(m, br);
     } else if (!build_external(m, l)) {
         return NULL;
     }
@@ -227,17 +283,35 @@ static LLVMValueRef switch_operand(LgMethod *m, JgVal v)
     return x;
 }
 
-/* Cases with a value seen before are dead (the first one wins). */
-static void mark_live_cases(const LgMethod *m, const JgTerm *t, JgType type, bool *live)
+typedef struct CaseKey {
+    uint64_t value;
+    uint32_t link;
+} CaseKey;
+
+static int compare_cases(const void *a, const void *b)
 {
+    const CaseKey *x = a, *y = b;
+    if (x->value != y->value)
+        return x->value < y->value ? -1 : 1;
+    return x->link < y->link ? -1 : x->link > y->link;
+}
+
+/* Cases with a value seen before are dead (the first one wins, as in the
+ * evaluator); sorting keeps huge switches cheap. */
+static bool mark_live_cases(const JgTerm *t, JgType type, bool *live)
+{
+    uint32_t n = t->nlinks - 1;
+    CaseKey *keys = malloc(sizeof *keys * (n ? n : 1));
+    if (!keys)
+        return false;
+    for (uint32_t i = 0; i < n; i++)
+        keys[i] = (CaseKey){jg_truncate_bits(type, (uint64_t)t->cases[i]), i + 1};
+    qsort(keys, n, sizeof *keys, compare_cases);
     live[0] = true;
-    for (uint32_t i = 1; i < t->nlinks; i++) {
-        uint64_t v = jg_truncate_bits(type, (uint64_t)t->cases[i - 1]);
-        live[i] = true;
-        for (uint32_t j = 1; j < i && live[i]; j++)
-            live[i] = jg_truncate_bits(type, (uint64_t)t->cases[j - 1]) != v;
-    }
-    (void)m;
+    for (uint32_t i = 0; i < n; i++)
+        live[keys[i].link] = i == 0 || keys[i].value != keys[i - 1].value;
+    free(keys);
+    return true;
 }
 
 static bool build_switch(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
@@ -248,18 +322,18 @@ static bool build_switch(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
     JgType type = jg_value_type(m->g, t->value);
     bool *live = malloc(sizeof *live * t->nlinks);
     LLVMBasicBlockRef *dests = malloc(sizeof *dests * t->nlinks);
-    bool ok = live && dests;
-    if (ok) {
-        mark_live_cases(m, t, type, live);
+    bool ok = live && dests && mark_live_cases(t, type, live);
+    if (ok)
         ok = link_dests(m, t, live, from, dests);
-    }
     if (ok) {
         LLVMTypeRef ty = LLVMTypeOf(x);
         LLVMValueRef sw = LLVMBuildSwitch(m->b, x, dests[0], t->nlinks - 1);
-        for (uint32_t i = 1; i < t->nlinks; i++)
+        for (uint32_t i = 1; i < t->nlinks; i++) {
+            uint64_t v = jg_truncate_bits(type, (uint64_t)t->cases[i - 1]);
             if (live[i])
-                LLVMAddCase(sw, LLVMConstInt(ty, jg_truncate_bits(type, (uint64_t)t->cases[i - 1]), 0),
-                            dests[i]);
+                LLVMAddCase(sw, LLVMConstInt(ty, v, 0), dests[i]);
+        }
+        mark_if_latch(m, sw, t, live, dests);
     } else if (!m->failed) {
         lg_fail(m, "out of memory");
     }
@@ -283,7 +357,7 @@ static bool build_branch(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
             return lg_fail(m, "branch on a value of type %s", jg_type_name(type));
         c = LLVMBuildTrunc(m->b, c, m->llvm->t_i1, "");
     }
-    LLVMBuildCondBr(m->b, c, dests[0], dests[1]);
+    mark_if_latch(m, LLVMBuildCondBr(m->b, c, dests[0], dests[1]), t, live, dests);
     return true;
 }
 
@@ -295,7 +369,7 @@ static bool build_goto(LgMethod *m, const JgTerm *t, LLVMBasicBlockRef from)
         return lg_fail(m, "goto with %u links", t->nlinks);
     if (!link_dests(m, t, live, from, dest))
         return false;
-    LLVMBuildBr(m->b, dest[0]);
+    mark_if_latch(m, LLVMBuildBr(m->b, dest[0]), t, live, dest);
     return true;
 }
 
@@ -370,10 +444,11 @@ static bool build_terminator(LgMethod *m, uint32_t block)
 
 static bool build_block(LgMethod *m, uint32_t block)
 {
+    m->current = block;
     LLVMPositionBuilderAtEnd(m->b, m->bbs[block - m->lo]);
     const JgBlock *blk = &m->g->blocks.items[block];
     for (uint32_t i = 0; i < blk->ops.count; i++)
-        if (!lg_lower_op(m, block, &blk->ops.items[i]))
+        if (!lg_lower_op(m, &blk->ops.items[i]))
             return false;
     return build_terminator(m, block);
 }
@@ -416,6 +491,7 @@ static void release(LgMethod *m)
     free(m->vals);
     free(m->escapes);
     free(m->order);
+    free(m->rank);
     if (m->b)
         LLVMDisposeBuilder(m->b);
 }

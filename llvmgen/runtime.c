@@ -25,8 +25,7 @@ static uint32_t target_id(const LgGraph *lg, uint32_t target)
 {
     const char *name = lg->graph->name ? lg->graph->name : "<anonymous>";
     if (target >= lg->ncompiled)
-        lg_fatal("graph %s: flexswitch case targets block %u, which is not compiled", name,
-                 target);
+        lg_fatal("graph %s: flexswitch case targets block %u, which is not compiled", name, target);
     if (!lg->blocks[target].enterable)
         lg_fatal("graph %s: flexswitch case targets block %u, which no dispatcher can enter", name,
                  target);

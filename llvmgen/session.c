@@ -73,9 +73,8 @@ static LLVMTargetMachineRef make_tm(const char *triple, const char *cpu, const c
         LLVMDisposeMessage(msg);
         return NULL;
     }
-    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(target, triple, cpu, features,
-                                                      codegen_level(opt), LLVMRelocPIC,
-                                                      LLVMCodeModelSmall);
+    LLVMTargetMachineRef tm = LLVMCreateTargetMachine(
+        target, triple, cpu, features, codegen_level(opt), LLVMRelocPIC, LLVMCodeModelSmall);
     if (!tm)
         snprintf(err, errsize, "cannot create a target machine for %s", triple);
     return tm;
@@ -181,6 +180,27 @@ static const char *pipeline(int opt)
     return names[opt];
 }
 
+/* Options, context, types and the optimization pipeline. Below O3,
+ * vectorized loops cost more to compile than residual code gains from
+ * them: no interleaving here, and no loop vectorization (loop metadata,
+ * methods.c: this option alone has no effect in LLVM 19); O3 asks for
+ * everything. */
+static void configure(JgLlvm *llvm, const JgLlvmOptions *o)
+{
+    llvm->options = *o;
+    if (!llvm->options.dump_out)
+        llvm->options.dump_out = stderr;
+    llvm->max_methods =
+        o->max_methods && o->max_methods < LG_MAX_METHODS ? o->max_methods : LG_MAX_METHODS;
+    llvm->passes = pipeline(o->opt_level);
+    llvm->ctx = LLVMContextCreate();
+    make_types(llvm);
+    llvm->pass_options = LLVMCreatePassBuilderOptions();
+    LLVMPassBuilderOptionsSetLoopVectorization(llvm->pass_options, o->opt_level >= 3);
+    LLVMPassBuilderOptionsSetLoopInterleaving(llvm->pass_options, o->opt_level >= 3);
+    LLVMPassBuilderOptionsSetSLPVectorization(llvm->pass_options, o->opt_level >= 3);
+}
+
 JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize)
 {
     pthread_once(&native_once, init_native);
@@ -198,15 +218,7 @@ JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize)
         snprintf(err, errsize, "out of memory");
         return NULL;
     }
-    llvm->options = o;
-    if (!llvm->options.dump_out)
-        llvm->options.dump_out = stderr;
-    llvm->max_methods = o.max_methods && o.max_methods < LG_MAX_METHODS ? o.max_methods
-                                                                         : LG_MAX_METHODS;
-    llvm->passes = pipeline(o.opt_level);
-    llvm->ctx = LLVMContextCreate();
-    make_types(llvm);
-    llvm->pass_options = LLVMCreatePassBuilderOptions();
+    configure(llvm, &o);
     if (!make_host_tm(llvm, err, errsize) || !make_asm_tm(llvm, err, errsize) ||
         !make_jit(llvm, err, errsize)) {
         jg_llvm_free(llvm);
@@ -239,6 +251,14 @@ void jg_llvm_free(JgLlvm *llvm)
     if (llvm->ctx)
         LLVMContextDispose(llvm->ctx);
     free(llvm);
+}
+
+LLVMModuleRef lg_new_module(JgLlvm *llvm, const char *name)
+{
+    LLVMModuleRef mod = LLVMModuleCreateWithNameInContext(name, llvm->ctx);
+    LLVMSetTarget(mod, llvm->triple);
+    LLVMSetDataLayout(mod, llvm->layout);
+    return mod;
 }
 
 const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm)
@@ -374,11 +394,9 @@ static bool emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, const char *const *na
     return true;
 }
 
-bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names,
-                      uint32_t nnames, void **out, char *err, size_t errsize)
+bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names, uint32_t nnames,
+                      void **out, char *err, size_t errsize)
 {
-    LLVMSetTarget(mod, llvm->triple);
-    LLVMSetDataLayout(mod, llvm->layout);
     llvm->stats.llvm_instructions += count_instructions(mod);
     bool ok = verify(mod, err, errsize);
     unsigned dumps = llvm->options.dumps;

@@ -1,0 +1,31 @@
+# End-to-end tests through the tlc binary (included by tests/CMakeLists.txt):
+#   e2e_cases_<engine>    tests/cases/*.tlc, each run from source and as .tlcb
+#   e2e_cli               command line, bad and corrupted files, mutants
+#   e2e_random            200 random programs from tlcgen, all engines agree
+# JITGEN_ENGINES lists the engines to test (`tlc run --engine=E`); a parent
+# scope may set it (e.g. "interp;jit"), the default is the interpreter only.
+
+if(NOT DEFINED JITGEN_ENGINES)
+  set(JITGEN_ENGINES interp)
+endif()
+
+# The random TLC program generator.
+add_executable(tlcgen ${CMAKE_CURRENT_LIST_DIR}/gen/tlcgen.c)
+set_target_properties(tlcgen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+
+file(GLOB TLC_E2E_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/*.tlc)
+list(SORT TLC_E2E_CASES)
+
+foreach(engine IN LISTS JITGEN_ENGINES)
+  add_test(NAME e2e_cases_${engine}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> ${engine}
+                   ${TLC_E2E_CASES})
+endforeach()
+
+add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/cli.sh $<TARGET_FILE:tlc>)
+
+add_test(NAME e2e_random
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
+                 $<TARGET_FILE:tlcgen> 200 ${JITGEN_ENGINES})
+
+set_tests_properties(e2e_cli e2e_random PROPERTIES TIMEOUT 900)
