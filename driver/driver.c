@@ -8,6 +8,7 @@
 #include <time.h>
 
 #include "bta/bta.h"
+#include "dot.h"
 #include "frontend/eval.h"
 #include "frontend/module.h"
 #include "pe/pe.h"
@@ -172,6 +173,10 @@ struct JgPe *jg_driver_pe(const JgDriver *d)
 
 void jg_driver_finish(JgDriver *d)
 {
+    if (d->options.dot_file && d->pe && !jg_write_dot(d->options.dot_file, d->pe)) {
+        fflush(stdout);
+        fprintf(stderr, "jitgen: cannot write %s\n", d->options.dot_file);
+    }
     if ((d->options.dumps & JG_DUMP_RESIDUAL) && d->pe)
         for (JgResidual *r = jg_pe_residuals(d->pe); r; r = r->next)
             jg_print_graph(dump_out(d), r->graph, NULL, NULL);

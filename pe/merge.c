@@ -94,6 +94,12 @@ static void add_pair(Walk *w, JgVal param, Av value)
     JG_VEC_PUSH(&w->pe->arena, w->pair_value, value);
 }
 
+static bool same_av(const Av *a, const Av *b)
+{
+    return a->kind == b->kind && a->var == b->var && a->offset == b->offset &&
+           a->bits == b->bits && a->obj == b->obj;
+}
+
 /* Index of the pair of shape variable `param`, or pair_param.count. */
 static uint32_t find_param(const Walk *w, JgVal param)
 {
@@ -170,7 +176,14 @@ static void match_av(Walk *w, Av t, Av c)
             w->ok = false; /* would lose a constant: try the others first */
             return;
         }
-        add_pair(w, t.var, c);
+        {
+            /* a parameter in several slots: the same value in all of them */
+            uint32_t k = find_param(w, t.var);
+            if (k < w->pair_param.count)
+                w->ok = same_av(&w->pair_value.items[k], &c);
+            else
+                add_pair(w, t.var, c);
+        }
         return;
     case AV_CONST:
         if (c.kind != AV_CONST || c.bits != t.bits)
@@ -298,6 +311,8 @@ static void collect_args(Walk *w, Av t, Av c)
         c = v;
     }
     if (t.kind == AV_VAR) {
+        if (find_param(w, t.var) < w->pair_param.count)
+            return; /* already passed for an earlier slot */
         add_arg(w, c, NULL);
         add_pair(w, t.var, c);
         return;
@@ -404,11 +419,21 @@ static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
         c = v;
     }
     if (slot->kind == AV_VAR) {
+        /* the same residual value in several slots stays one parameter, so
+         * what is known about it (the heap cache) stays attached */
+        uint32_t k = w->pair_param.count;
+        for (uint32_t i = 0; i < w->pair_param.count && c.kind != AV_VIRT; i++)
+            if (same_av(&w->pair_value.items[i], &c))
+                k = i;
+        if (k < w->pair_param.count) {
+            slot->var = w->pair_param.items[k];
+            slot->offset = 0;
+            return;
+        }
         add_arg(w, c, NULL);
         slot->var = jg_block_add_param(w->pe->rg, block, (JgType)c.type);
         slot->offset = 0;
-        if (c.kind == AV_VAR)
-            add_pair(w, slot->var, c);
+        add_pair(w, slot->var, c);
         return;
     }
     if (slot->kind == AV_VIRT && slot->obj->mark != w->mark) {

@@ -103,6 +103,8 @@ static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
                             (JgType)portal->ret_type, nred, types);
     r->graph->flags = JG_FLAG_RESIDUAL;
     r->graph->blocks.items[0].flags |= JG_BLOCK_ENTRY;
+    uint32_t first = 0;
+    JG_VEC_PUSH(arena, r->compilation_starts, first);
     r->green_args = jg_arena_alloc(arena, sizeof(uint64_t) * (portal->nparams + 1));
     for (uint32_t i = 0; i < portal->nparams; i++)
         r->green_args[i] = (i < 64 && (greens >> i & 1)) ? args[i] : 0;
@@ -163,6 +165,7 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
     JgGraph *rg = pe->rg;
     uint32_t nb = jg_block_new(rg, 0, NULL);
     rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
+    JG_VEC_PUSH(rg->arena, data->residual->compilation_starts, nb);
     pe->stats.residual_blocks++;
     State *s = state_copy(pe, data->state);
     Av to[fs->nlive + 2];

@@ -37,6 +37,10 @@ typedef struct JgResidual {
     JgGraph *graph;
     uint64_t *green_args; /* the key: one value per portal parameter (red ones 0) */
     uint32_t nblocks_compiled; /* blocks handed to a backend so far */
+    /* compilations: the first block of each (blocks of compilation i are
+     * [starts[i], starts[i + 1]) or up to the end); a backend makes one
+     * method of each */
+    JG_VEC(uint32_t) compilation_starts;
     struct JgResidual *next;
     void *backend;        /* a backend's data for this graph */
     void *pe_private;     /* the partial evaluator's data for this graph */

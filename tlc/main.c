@@ -41,7 +41,8 @@ static const char dis_usage[] =
     "then each instruction with its pc, bytes, operands and resolved targets.\n";
 
 static const char run_usage[] =
-    "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--no-virtuals] [--stats] FILE [N]\n"
+    "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
+    "               [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -58,6 +59,11 @@ static const char run_usage[] =
     "  --dump=LIST      print to stderr (comma-separated): graphs (the interpreter's\n"
     "                   flow graphs), bta (the portal with binding times), residual\n"
     "                   (residual graphs, after the run)\n"
+    "  --dump=LIST      also: llvm (IR before optimization), llvm-opt (after),\n"
+    "                   asm (machine code of each method) - engine jit\n"
+    "  --target=TRIPLE  target of --dump=asm (e.g. aarch64-linux-gnu); default: host\n"
+    "  --llvm-opt=OL    LLVM optimization level O0..O3 (default O2) - engine jit\n"
+    "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
@@ -214,7 +220,8 @@ static const struct {
     const char *name;
     unsigned bit;
 } dump_names[] = {
-    {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA}, {"residual", JG_DUMP_RESIDUAL},
+    {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA},       {"residual", JG_DUMP_RESIDUAL},
+    {"llvm", JG_DUMP_LLVM},     {"llvm-opt", JG_DUMP_LLVM_OPT}, {"asm", JG_DUMP_ASM},
 };
 
 /* Parses a comma-separated list of dump names into JgDump bits; 0 on an
@@ -289,6 +296,21 @@ static int cmd_run(int argc, char **argv)
             options.dumps |= bits;
         } else if (strcmp(a, "--no-virtuals") == 0) {
             options.no_virtuals = true;
+        } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
+            const char *level = a + 11;
+            if (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0')
+                return usage_error(run_usage, "run: --llvm-opt takes O0, O1, O2 or O3, not '%s'",
+                                   level);
+            options.llvm_opt = level[1] - '0';
+            options.llvm_opt_set = true;
+        } else if (strncmp(a, "--target=", 9) == 0) {
+            options.target = a + 9;
+        } else if (strncmp(a, "--dot=", 6) == 0) {
+            options.dot_file = a + 6;
+        } else if (strcmp(a, "--dot") == 0) {
+            if (i + 1 >= argc)
+                return usage_error(run_usage, "run: --dot needs a file name%s", "");
+            options.dot_file = argv[++i];
         } else if (a[0] == '-' && a[1] == '-') {
             return usage_error(run_usage, "run: unknown option %s", a);
         } else if (!in) {
@@ -317,7 +339,7 @@ static int cmd_run(int argc, char **argv)
         fputs("tlc: out of memory\n", stderr);
         return TLC_EXIT_INTERNAL;
     }
-    bool with_driver = engine->uses_driver || options.dumps;
+    bool with_driver = engine->uses_driver || options.dumps || options.dot_file;
     if (with_driver) {
         options.engine = engine->driver_engine;
         char err[512];
