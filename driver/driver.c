@@ -11,6 +11,7 @@
 #include "dot.h"
 #include "frontend/eval.h"
 #include "frontend/module.h"
+#include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
 
 struct JgDriver {
@@ -19,6 +20,7 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
+    JgLlvm *llvm;       /* the backend of the jit engine */
     double frontend_ms;
     uint32_t nred;      /* red parameters of the portal */
     uint32_t *red_index;/* their positions */
@@ -58,6 +60,13 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
         return false;
     *result = jg_driver_call(d, args);
     return true;
+}
+
+/* Residual code compiled by LLVM calls the portal for keys it did not
+ * inline through this function. */
+static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
+{
+    return jg_driver_call(ctx, args);
 }
 
 JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options,
@@ -112,6 +121,21 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
         d->ev.hook = portal_hook;
         d->ev.hook_ctx = d;
     }
+    if (options->engine == JG_ENGINE_JIT) {
+        JgLlvmOptions lo = {
+            .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
+            .dumps = options->dumps,
+            .dump_out = options->dump_out,
+            .target_triple = options->target,
+            .portal_call = llvm_portal_call,
+            .portal_ctx = d,
+        };
+        d->llvm = jg_llvm_new(&lo, err, errsize);
+        if (!d->llvm) {
+            jg_driver_free(d);
+            return NULL;
+        }
+    }
     d->ev.module = d->module;
     return d;
 }
@@ -120,6 +144,7 @@ void jg_driver_free(JgDriver *d)
 {
     if (!d)
         return;
+    jg_llvm_free(d->llvm);
     jg_pe_free(d->pe);
     jg_bta_free(d->bta);
     jg_module_free(d->module);
@@ -142,6 +167,14 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
+    if (d->llvm) {
+        if (!r->backend) {
+            if (!jg_llvm_compile(d->llvm, r->graph, err, sizeof err))
+                fatal("LLVM compilation failed", err);
+            r->backend = d->llvm;
+        }
+        return jg_llvm_call(d->llvm, r->graph, red);
+    }
     return jg_eval(&d->ev, r->graph, red);
 }
 
@@ -163,7 +196,24 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.materialized: %llu\n", (unsigned long long)s->materialized);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
-    fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
+    if (!d->llvm) {
+        fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
+        return;
+    }
+    const JgLlvmStats *l = jg_llvm_stats(d->llvm);
+    fprintf(out, "jit.methods.primary: %llu\n", (unsigned long long)l->methods_primary);
+    fprintf(out, "jit.methods.secondary: %llu\n", (unsigned long long)l->methods_secondary);
+    fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)l->flexswitch_cases);
+    fprintf(out, "jit.llvm_instructions: %llu\n", (unsigned long long)l->llvm_instructions);
+    fprintf(out, "jit.code_bytes: %llu\n", (unsigned long long)l->code_bytes);
+    fprintf(out, "jit.llvm_ms: %.3f\n", l->ir_ms + l->opt_ms + l->codegen_ms);
+    fprintf(out, "jit.llvm_ir_ms: %.3f\n", l->ir_ms);
+    fprintf(out, "jit.llvm_opt_ms: %.3f\n", l->opt_ms);
+    fprintf(out, "jit.llvm_codegen_ms: %.3f\n", l->codegen_ms);
+    fprintf(out, "jit.compile_ms: %.3f\n",
+            d->frontend_ms + s->ms + l->ir_ms + l->opt_ms + l->codegen_ms);
+    fprintf(out, "run.external_jumps: %llu\n", (unsigned long long)l->external_jumps);
+    fprintf(out, "run.flexswitch_misses: %llu\n", (unsigned long long)l->flexswitch_misses);
 }
 
 struct JgPe *jg_driver_pe(const JgDriver *d)

@@ -3,7 +3,8 @@
  * lives, in the interpreter, as long as the frame of the function that
  * made it: its address may travel to another method (an external link, a
  * flexswitch's live values), be stored into memory, or be returned. Those
- * ALLOCAs take memory from the primary's activation area instead.
+ * ALLOCAs take memory from the method's area in the primary's activation
+ * (areas.c).
  *
  * The analysis follows addresses through pointer arithmetic, selects,
  * casts, hints and block parameters of the method (a fixpoint on a small

@@ -31,7 +31,9 @@
 #define JG_BLOCKID_NEED_AREA 0xfffffffeu
 
 /* The area in which external links pass values: one per activation of a
- * primary method (on its stack, where a conservative collector sees it). */
+ * primary method (on its stack, where a conservative collector sees it).
+ * Generated code keeps a private tail after the slots (the areas of
+ * ALLOCAs that outlive secondaries, docs/backend.md). */
 typedef struct JgInputArgs {
     uint64_t result;      /* the graph's result when a secondary returns */
     uint32_t capacity;    /* number of slots */

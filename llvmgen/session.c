@@ -27,7 +27,7 @@ double lg_now_ms(void)
 /* ---- targets, initialized once per process ---- */
 
 static pthread_once_t native_once = PTHREAD_ONCE_INIT;
-static pthread_once_t all_once = PTHREAD_ONCE_INIT;
+static pthread_once_t aarch64_once = PTHREAD_ONCE_INIT;
 static bool native_ok;
 
 static void init_native(void)
@@ -35,14 +35,15 @@ static void init_native(void)
     native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
 }
 
-/* Foreign triples exist only for --dump=asm: registering every target the
- * LLVM build has is cheap and done at most once. */
-static void init_all(void)
+/* Foreign triples exist only for --dump=asm. The build links the native
+ * target and AArch64 (CMakeLists.txt, JITGEN_LLVM_COMPONENTS): AArch64 is
+ * registered on first use; other triples get LLVM's "no target" error. */
+static void init_aarch64(void)
 {
-    LLVMInitializeAllTargetInfos();
-    LLVMInitializeAllTargets();
-    LLVMInitializeAllTargetMCs();
-    LLVMInitializeAllAsmPrinters();
+    LLVMInitializeAArch64TargetInfo();
+    LLVMInitializeAArch64Target();
+    LLVMInitializeAArch64TargetMC();
+    LLVMInitializeAArch64AsmPrinter();
 }
 
 /* Takes an LLVMErrorRef's message into `err`. */
@@ -105,7 +106,7 @@ static bool make_asm_tm(JgLlvm *llvm, char *err, size_t errsize)
     llvm->asm_triple = LLVMNormalizeTargetTriple(want);
     if (strcmp(llvm->asm_triple, llvm->triple) == 0)
         return true;
-    pthread_once(&all_once, init_all);
+    pthread_once(&aarch64_once, init_aarch64);
     llvm->asm_tm = make_tm(llvm->asm_triple, "generic", "", llvm->options.opt_level, err, errsize);
     if (!llvm->asm_tm)
         return false;

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   build-essential cmake pkg-config
   llvm-19-dev clang-19 libffi-dev libcmocka-dev libgc-dev
+  zlib1g-dev libzstd-dev graphviz
 )
 
 missing=()

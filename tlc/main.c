@@ -51,7 +51,8 @@ static const char run_usage[] =
     "\n"
     "Options:\n"
     "  --engine=ENGINE  how to run:\n"
-    "                     interp  the native interpreter (default)\n"
+    "                     jit     partially evaluate, compile with LLVM (default)\n"
+    "                     interp  the native interpreter\n"
     "                     graphs  evaluate the interpreter's flow graphs (read from its\n"
     "                             embedded bitcode)\n"
     "                     pe      partially evaluate the interpreter for the program and\n"
@@ -211,6 +212,7 @@ typedef struct Engine {
 } Engine;
 
 static const Engine engines[] = {
+    {"jit", tlc_eval_driver, true, JG_ENGINE_JIT},
     {"interp", tlc_eval, false, JG_ENGINE_GRAPHS},
     {"graphs", tlc_eval_driver, true, JG_ENGINE_GRAPHS},
     {"pe", tlc_eval_driver, true, JG_ENGINE_PE},
