@@ -182,23 +182,30 @@ uint64_t rd_alloc_size(Reader *r, LLVMTypeRef t, LLVMValueRef where)
     return LLVMABISizeOfType(r->td, t);
 }
 
-static const char *const hint_names[] = {
-    "jit_merge_point", "jit_concrete_i64", "jit_concrete_ptr",   "jit_promote_i64",
-    "jit_promote_ptr", "jit_forget_i64",   "jit_deepfreeze_ptr", "jit_forget_ptr",
+/* The hints of include/jitgen/hints.h: calls to them become these ops. */
+static const struct {
+    const char *name;
+    JgOpcode opcode;
+    JgType type;
+} hints[] = {
+    {"jit_merge_point", JG_OP_MERGE_POINT, JG_VOID},
+    {"jit_concrete_i64", JG_OP_CONCRETE, JG_I64},
+    {"jit_concrete_ptr", JG_OP_CONCRETE, JG_PTR},
+    {"jit_promote_i64", JG_OP_PROMOTE, JG_I64},
+    {"jit_promote_ptr", JG_OP_PROMOTE, JG_PTR},
+    {"jit_forget_i64", JG_OP_FORGET, JG_I64},
+    {"jit_forget_ptr", JG_OP_FORGET, JG_PTR},
+    {"jit_deepfreeze_ptr", JG_OP_DEEPFREEZE, JG_PTR},
 };
 
 JgOpcode rd_hint_opcode(const char *name, JgType *type)
 {
-    static const JgOpcode codes[] = {JG_OP_MERGE_POINT, JG_OP_CONCRETE, JG_OP_CONCRETE,
-                                     JG_OP_PROMOTE,     JG_OP_PROMOTE,  JG_OP_FORGET,
-                                     JG_OP_DEEPFREEZE,  JG_OP_FORGET};
-    static const JgType types[] = {JG_VOID, JG_I64, JG_PTR, JG_I64, JG_PTR, JG_I64, JG_PTR, JG_PTR};
     if (strncmp(name, "jit_", 4) != 0)
         return JG_OP__COUNT;
-    for (size_t i = 0; i < sizeof hint_names / sizeof hint_names[0]; i++) {
-        if (strcmp(name, hint_names[i]) == 0) {
-            *type = types[i];
-            return codes[i];
+    for (size_t i = 0; i < sizeof hints / sizeof hints[0]; i++) {
+        if (strcmp(name, hints[i].name) == 0) {
+            *type = hints[i].type;
+            return hints[i].opcode;
         }
     }
     return JG_OP__COUNT;

@@ -401,16 +401,18 @@ static void collect_phis(Fn *f, Unit *unit)
     } while (0)
 
 /* Room for every parameter, op result and constant the graph will get:
- * about two values per instruction, plus the live parameters. */
+ * the live parameters, about one value per instruction (phis become
+ * parameters, most instructions one op) and some slack for expansions
+ * and constants. Over-reserving costs page faults: the arena zeroes it. */
 static void reserve(Fn *f)
 {
-    unsigned nparams = 0, nblocks = 1;
+    unsigned nlive = 0, nblocks = 1;
     for (uint32_t u = 0; u < f->units.count; u++) {
-        nparams += f->units.items[u].live.count + 4;
+        nlive += f->units.items[u].live.count;
         nblocks += f->units.items[u].reachable;
     }
     RESERVE(f->g, f->g->blocks, nblocks);
-    RESERVE(f->g, f->g->values, f->g->values.count + nparams + 2 * f->ninsts);
+    RESERVE(f->g, f->g->values, f->g->values.count + nlive + f->ninsts + f->ninsts / 4 + 32);
 }
 
 /* One flow-graph block per reachable unit, in LLVM's order; the entry

@@ -651,7 +651,8 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
     uint32_t scratch_cap = 16;
     uint32_t cur = 0;
     const bool residual = (g->flags & JG_FLAG_RESIDUAL) != 0;
-    uint32_t nframe = g->values.count; /* jg_eval sized the frame just now */
+    uint32_t nvalues = g->values.count; /* jg_eval sized the frame just now */
+    uint32_t capacity = nvalues;
     for (;;) {
         const JgBlock *b = &g->blocks.items[cur];
         ev->ops_executed += b->ops.count;
@@ -783,17 +784,22 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
             return ret;
         if (l->target == UINT32_MAX && g->blocks.items[cur].term.kind == JG_TERM_FLEXSWITCH)
             l = flexswitch_miss(g, cur, frame); /* the compiler adds the case */
-        if (g->values.count > nframe) {
+        if (g->values.count > nvalues) {
             /* the graph grew (a flexswitch miss here or in a nested
-             * activation): this activation's frame grows on its own stack */
+             * activation): this activation's frame grows on its own stack,
+             * geometrically, so that repeated growth stays linear */
             vals = g->values.items;
             uint32_t n = g->values.count;
-            uint64_t *bigger = alloca(sizeof(uint64_t) * n);
-            memcpy(bigger, frame, sizeof(uint64_t) * nframe);
-            for (uint32_t v = nframe; v < n; v++)
-                bigger[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
-            frame = bigger;
-            nframe = n;
+            if (n > capacity) {
+                uint32_t cap = n > 2 * capacity ? n : 2 * capacity;
+                uint64_t *bigger = alloca(sizeof(uint64_t) * cap);
+                memcpy(bigger, frame, sizeof(uint64_t) * nvalues);
+                frame = bigger;
+                capacity = cap;
+            }
+            for (uint32_t v = nvalues; v < n; v++)
+                frame[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
+            nvalues = n;
         }
         if (l->target >= g->blocks.count)
             eval_bug(g, cur, "link to missing block %" PRIu32, l->target);

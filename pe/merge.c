@@ -346,11 +346,19 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
 /* Generalizes `c` (current) against `prev` (a previous shape's slot, or
  * AV_NONE when there is no counterpart). Virtuals stay virtual (fields
  * generalized), constants stay constant while unchanged. Returns the shape
- * slot; variables are left as AV_VAR with var 0 and recorded in var_slots
- * order by the caller's second pass. */
-static Av generalize_av(Walk *w, Av c, Av prev);
+ * slot; variables are left as AV_VAR and numbered by bind_params.
+ *
+ * Past the bound of blocks per key (w->full) termination must be forced:
+ * constants without an equal counterpart become variables, and virtual
+ * objects deeper than FULL_DEPTH levels below the frames become variables
+ * (they are materialized when a state jumps in), so a structure growing
+ * around a loop (a list built by consing) cannot grow the shape forever,
+ * while the operand stack and the boxes directly in it stay virtual. */
+#define FULL_DEPTH 3
 
-static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
+static Av generalize_av(Walk *w, Av c, Av prev, unsigned depth);
+
+static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev, unsigned depth)
 {
     if (c->copy)
         return c->copy;
@@ -364,13 +372,13 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
         if (parallel && prev->fields[i].offset == c->fields[i].offset &&
             prev->fields[i].type == c->fields[i].type)
             pv = prev->fields[i].value;
-        Av v = generalize_av(w, c->fields[i].value, pv);
+        Av v = generalize_av(w, c->fields[i].value, pv, depth + 1);
         virt_store(w->pe, g, c->fields[i].offset, (JgType)c->fields[i].type, v);
     }
     return g;
 }
 
-static Av generalize_av(Walk *w, Av c, Av prev)
+static Av generalize_av(Walk *w, Av c, Av prev, unsigned depth)
 {
     if (c.kind == AV_VIRT && c.obj->materialized) {
         Av v = av_var(JG_PTR, c.obj->materialized);
@@ -380,17 +388,18 @@ static Av generalize_av(Walk *w, Av c, Av prev)
     Av var = {.kind = AV_VAR, .type = c.type};
     switch (c.kind) {
     case AV_CONST:
-        if (w->full || (prev.kind != AV_NONE && (prev.kind != AV_CONST || prev.bits != c.bits)))
+        if (prev.kind == AV_NONE)
+            return w->full ? var : c;
+        if (prev.kind != AV_CONST || prev.bits != c.bits)
             return var;
-        /* a zero constant that stays zero needs no field: keep it */
         return c;
     case AV_VAR:
         return var;
     case AV_VIRT: {
-        if (w->full)
+        if (w->full && depth > FULL_DEPTH)
             return var;
         Av r = c;
-        r.obj = generalize_virt(w, c.obj, prev.kind == AV_VIRT ? prev.obj : NULL);
+        r.obj = generalize_virt(w, c.obj, prev.kind == AV_VIRT ? prev.obj : NULL, depth);
         return r;
     }
     default:
@@ -493,6 +502,17 @@ static void rebase_cache(Walk *w, State *g, uint32_t block)
 
 /* ---- the merge point ---- */
 
+/* Blocks of earlier compilations can be jumped to only when their method's
+ * dispatcher can enter them (JG_BLOCK_ENTRY): those are the blocks a
+ * compilation jumped to from elsewhere in itself, i.e. its loop headers.
+ * Marking only those keeps the dispatchers small; a later compilation that
+ * needs any other block specializes a copy of its own. */
+static bool reachable_entry(const JgPe *pe, const MergeEntry *e, uint32_t compilation)
+{
+    return e->compilation == compilation ||
+           (pe->rg->blocks.items[e->block].flags & JG_BLOCK_ENTRY);
+}
+
 static PeResidualData *residual_data(JgPe *pe)
 {
     PeResidualData *rd = pe->current->pe_private;
@@ -521,15 +541,20 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
     unsigned count = 0;
     MergeEntry *last = NULL;
+    uint32_t compilation = pe->current->compilation_starts.count - 1;
     for (int pass = 0; pass < 2; pass++) {
         w.exact = pass == 0;
         for (MergeEntry *e = *bucket; e; e = e->next) {
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
                 continue;
+            if (!reachable_entry(pe, e, compilation))
+                continue;
             count += pass == 0;
             if (match_state(&w, e->shape, cur)) {
                 collect_state_args(&w, e->shape, cur);
                 jump(pe, &w, *block, e->block);
+                if (e->compilation == compilation)
+                    pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
                 return true;
             }
         }
@@ -543,6 +568,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
                 continue;
             w.args.count = 0;
+            if (!reachable_entry(pe, e, compilation))
+                continue;
             if (match_state(&w, e->shape, cur)) {
                 collect_state_args(&w, e->shape, cur);
                 jump(pe, &w, *block, e->block);
@@ -569,13 +596,13 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         const Frame *pf = last ? &last->shape->frames[d] : NULL;
         for (uint32_t l = 0; l < gf->nlocals; l++)
             if (red_slot(cf, l))
-                gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0});
+                gf->locals[l] =
+                    generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
     }
     for (uint32_t d = 0; d < cur->depth; d++)
         for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
             clear_copies_av(cur->frames[d].locals[l]);
     uint32_t nb = jg_block_new(pe->rg, 0, NULL);
-    pe->rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
     pe->stats.residual_blocks++;
     w.args.count = 0;
     w.types.count = 0;
@@ -590,6 +617,12 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
                 bind_params(&w, &gf->locals[l], cf->locals[l], nb);
     }
     clear_marks(g);
+    /* binding may have materialized virtuals (the stores made fields known):
+     * the block starts from the cache of the state as it jumps */
+    State *now = state_copy(pe, cur);
+    g->cache = now->cache;
+    g->ncache = now->ncache;
+    g->cache_capacity = now->cache_capacity;
     rebase_cache(&w, g, nb);
     jump(pe, &w, *block, nb);
     MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
@@ -597,6 +630,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     e->keylen = key.len;
     e->key = key.data;
     e->block = nb;
+    e->compilation = compilation;
     e->shape = state_copy(pe, g);
     e->next = *bucket;
     *bucket = e;

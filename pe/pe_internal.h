@@ -97,6 +97,7 @@ typedef struct MergeEntry {
     uint32_t keylen;
     uint8_t *key;
     uint32_t block;      /* residual block */
+    uint32_t compilation;/* index of the compilation that made it */
     State *shape;        /* its state: VARs are the block's parameters */
     struct MergeEntry *next;
 } MergeEntry;
