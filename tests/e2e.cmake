@@ -8,6 +8,9 @@
 if(NOT DEFINED JITGEN_ENGINES)
   set(JITGEN_ENGINES interp)
 endif()
+if(NOT DEFINED JITGEN_RANDOM_PROGRAMS)
+  set(JITGEN_RANDOM_PROGRAMS 200)
+endif()
 
 # The random TLC program generator.
 add_executable(tlcgen ${CMAKE_CURRENT_LIST_DIR}/gen/tlcgen.c)
@@ -26,6 +29,19 @@ add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/cli.sh $<TARGET
 
 add_test(NAME e2e_random
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                 $<TARGET_FILE:tlcgen> 200 ${JITGEN_ENGINES})
+                 $<TARGET_FILE:tlcgen> ${JITGEN_RANDOM_PROGRAMS} ${JITGEN_ENGINES})
 
 set_tests_properties(e2e_cli e2e_random PROPERTIES TIMEOUT 900)
+
+# The JIT at every LLVM optimization level (O2, the default, runs above on
+# every case): the examples and the error programs.
+if(jit IN_LIST JITGEN_ENGINES)
+  file(GLOB TLC_E2E_OPT_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/ex_*.tlc
+       ${CMAKE_CURRENT_LIST_DIR}/cases/err_*.tlc)
+  list(SORT TLC_E2E_OPT_CASES)
+  foreach(level O0 O1 O3)
+    add_test(NAME e2e_cases_jit_${level}
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
+                     jit:${level} ${TLC_E2E_OPT_CASES})
+  endforeach()
+endif()

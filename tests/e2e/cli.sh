@@ -132,7 +132,7 @@ sample_out=$'3\n2\n1\n11\n30\n36'
 
 # ---------------------------------------------------------------- help ----
 t "tlc --help" 0 --help && {
-    grep -qi usage out && pass || fail "tlc --help: no usage text on stdout"
+    if grep -qi usage out; then pass; else fail "tlc --help: no usage text on stdout"; fi
 }
 for cmd in run asm dis; do
     t "tlc $cmd --help" 0 "$cmd" --help && {
@@ -187,7 +187,7 @@ if [ -s sample.tlcb ]; then pass; else fail "asm -o: no output file"; fi
 t "run .tlcb" 0 run sample.tlcb && expect_out "run .tlcb" "$sample_out"
 t "dis .tlcb" 0 dis sample.tlcb
 for m in NEW SEND BR_COND CALL RETURN GETATTR; do
-    grep -q "$m" out && pass || fail "dis .tlcb: listing lacks $m"
+    if grep -q "$m" out; then pass; else fail "dis .tlcb: listing lacks $m"; fi
 done
 cp sample.tlc default.tlc
 t "asm without -o" 0 asm default.tlc
@@ -215,7 +215,7 @@ printf 'BR nowhere\n' >bad.tlc
 cp sample.tlcb keep.tlcb
 t "asm: bad source keeps an existing output" 65 asm bad.tlc -o keep.tlcb
 if cmp -s keep.tlcb sample.tlcb; then pass; else fail "asm: a failed assembly changed the existing output file"; fi
-grep -q 'bad.tlc:1' err && pass || fail "asm: the message does not name bad.tlc:1"
+if grep -q 'bad.tlc:1' err; then pass; else fail "asm: the message does not name bad.tlc:1"; fi
 
 # ------------------------------------------------------- corrupted files ----
 size=$(wc -c <sample.tlcb)
@@ -225,6 +225,7 @@ fi
 
 # put_byte FILE OFFSET VALUE: overwrites one byte in place.
 put_byte() {
+    # shellcheck disable=SC2059 # the format is the escaped byte
     printf "\\x$(printf %02x "$3")" | dd of="$1" bs=1 seek="$2" conv=notrunc status=none
 }
 

@@ -48,9 +48,9 @@ failed=0
 n_error=0
 declare -A kinds_seen=()
 
-# check_one LABEL FILE OUT ERR STATUS: the per-run invariants.
+# check_one LABEL FILE ERR STATUS: the per-run invariants.
 check_one() {
-    local label=$1 file=$2 out=$3 err=$4 st=$5
+    local label=$1 file=$2 err=$3 st=$4
     case "$st" in
     0)
         [ ! -s "$err" ] || problems+=("$label: status 0 but stderr is not empty: $(head -c 200 "$err")")
@@ -90,11 +90,11 @@ for ((seed = first; seed <= last; seed++)); do
                 >"$work/out_$engine" 2>"$work/err_$engine"
             st=$?
             echo "$st" >"$work/st_$engine"
-            check_one "$engine .tlc" "$prog" "$work/out_$engine" "$work/err_$engine" "$st"
+            check_one "$engine .tlc" "$prog" "$work/err_$engine" "$st"
             timeout "$timeout_s" "$tlc" run --engine="$engine" "$tlcb" "$n" \
                 >"$work/outb" 2>"$work/errb"
             stb=$?
-            check_one "$engine .tlcb" "$tlcb" "$work/outb" "$work/errb" "$stb"
+            check_one "$engine .tlcb" "$tlcb" "$work/errb" "$stb"
             if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
                 problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
             fi

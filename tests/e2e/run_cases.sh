@@ -22,6 +22,12 @@ fi
 tlc=$1
 engine=$2
 shift 2
+# ENGINE may carry an LLVM optimization level: jit:O0 means
+# `--engine=jit --llvm-opt=O0`
+engine_args=("--engine=${engine%%:*}")
+if [ "${engine#*:}" != "$engine" ]; then
+    engine_args+=("--llvm-opt=${engine#*:}")
+fi
 timeout_s=${TLC_CASE_TIMEOUT:-30}
 verbose=${TLC_CASES_VERBOSE:-0}
 
@@ -158,7 +164,7 @@ for case_file in "$@"; do
 
     if [ "${#problems[@]}" = 0 ]; then
         # --- run the source ---------------------------------------------------
-        timeout "$timeout_s" "$tlc" run --engine="$engine" "$prog" "${exp_args[@]+"${exp_args[@]}"}" \
+        timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "${exp_args[@]+"${exp_args[@]}"}" \
             >"$work/out1" 2>"$work/err1"
         st1=$?
         check_run ".tlc run" "$prog" "$work/out1" "$work/err1" "$st1"
@@ -182,7 +188,7 @@ for case_file in "$@"; do
             problem "tlc asm: exit status $(describe_status "$st_asm"), no usable output file
 $(sed 's/^/      /' "$work/asm_err")"
         else
-            timeout "$timeout_s" "$tlc" run --engine="$engine" "$tlcb" \
+            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" \
                 "${exp_args[@]+"${exp_args[@]}"}" >"$work/out2" 2>"$work/err2"
             st2=$?
             check_run ".tlcb run" "$tlcb" "$work/out2" "$work/err2" "$st2"
@@ -210,7 +216,7 @@ $(sed 's/^/      /' "$work/asm_err")"
     else
         failed=$((failed + 1))
         echo "FAIL $name ($case_file)"
-        echo "    command: $tlc run --engine=$engine $prog ${exp_args[*]+"${exp_args[*]}"}"
+        echo "    command: $tlc run ${engine_args[*]} $prog ${exp_args[*]+"${exp_args[*]}"}"
         for p in "${problems[@]}"; do
             echo "  - $p"
         done
