@@ -246,6 +246,63 @@ static void test_abs_shape(void **state)
     free(neg.text);
 }
 
+/* The statistics lines of the driver, as one string. */
+static char *driver_stats(void)
+{
+    char *text = NULL;
+    size_t size;
+    FILE *mem = open_memstream(&text, &size);
+    assert_non_null(mem);
+    jg_driver_print_stats(tlc_engines_driver(), mem);
+    fclose(mem);
+    return text;
+}
+
+/* The value of `name: value` in a stats text. */
+static double stat_value(const char *text, const char *name)
+{
+    const char *p = strstr(text, name);
+    if (!p)
+        fail_msg("no %s in:\n%s", name, text);
+    return strtod(p + strlen(name) + 2, NULL);
+}
+
+/* The paper's "JIT 2": a second run of the same program in the same process
+ * reuses the compiled code: no specialization, no LLVM method, no miss. */
+static void test_jit_second_run_compiles_nothing(void **state)
+{
+    (void)state;
+    tlc_engines_shutdown();
+    JgDriverOptions options = {.engine = JG_ENGINE_JIT};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", EXAMPLES_DIR, "accumulator.tlc");
+    TlcDiag diag;
+    int st;
+    TlcProgram *prog = tlc_load_file(path, &diag, &st);
+    assert_non_null(prog);
+    TlcCode *code = tlc_code_new(prog);
+    assert_non_null(code);
+    TlcObject *result = NULL;
+    assert_int_equal(tlc_execute(code, tlc_eval_driver, 1000, &result), 0);
+    assert_int_equal(((TlcInt *)result)->value, 500500);
+    char *first = driver_stats();
+    assert_int_equal(tlc_execute(code, tlc_eval_driver, 2000, &result), 0);
+    assert_int_equal(((TlcInt *)result)->value, 2001000);
+    char *second = driver_stats();
+    const char *unchanged[] = {"pe.specializations", "pe.flexswitch_cases",
+                               "jit.methods.primary", "jit.methods.secondary",
+                               "run.flexswitch_misses", "jit.code_bytes"};
+    for (size_t i = 0; i < sizeof unchanged / sizeof unchanged[0]; i++)
+        assert_true(stat_value(first, unchanged[i]) == stat_value(second, unchanged[i]));
+    assert_true(stat_value(first, "jit.methods.primary") >= 1);
+    free(first);
+    free(second);
+    tlc_code_free(code);
+    tlc_program_free(prog);
+}
+
 int main(void)
 {
     GC_INIT();
@@ -254,6 +311,7 @@ int main(void)
         cmocka_unit_test(test_fibonacci_loop),
         cmocka_unit_test(test_accumulator_loop),
         cmocka_unit_test(test_abs_shape),
+        cmocka_unit_test(test_jit_second_run_compiles_nothing),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     tlc_classes_free();
