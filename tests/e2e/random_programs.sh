@@ -86,12 +86,17 @@ for ((seed = first; seed <= last; seed++)); do
     else
         ref_engine=""
         for engine in "${engines[@]}"; do
-            timeout "$timeout_s" "$tlc" run --engine="$engine" "$prog" "$n" \
+            # ENGINE may carry an LLVM optimization level: jit:O0
+            engine_args=("--engine=${engine%%:*}")
+            if [ "${engine#*:}" != "$engine" ]; then
+                engine_args+=("--llvm-opt=${engine#*:}")
+            fi
+            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
                 >"$work/out_$engine" 2>"$work/err_$engine"
             st=$?
             echo "$st" >"$work/st_$engine"
             check_one "$engine .tlc" "$prog" "$work/err_$engine" "$st"
-            timeout "$timeout_s" "$tlc" run --engine="$engine" "$tlcb" "$n" \
+            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" "$n" \
                 >"$work/outb" 2>"$work/errb"
             stb=$?
             check_one "$engine .tlcb" "$tlcb" "$work/errb" "$stb"
