@@ -8,6 +8,8 @@
 
 #include <cmocka.h>
 
+#include "slot_bits.h"
+
 #include <math.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -41,40 +43,6 @@ static int teardown(void **state)
 static JgVal param(const JgGraph *g, uint32_t block, uint32_t i)
 {
     return g->blocks.items[block].params[i];
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static double bits_f64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static uint64_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static float bits_f32(uint64_t b)
-{
-    uint32_t b32 = (uint32_t)b;
-    float f;
-    memcpy(&f, &b32, sizeof f);
-    return f;
-}
-
-static uint64_t addr(const void *p)
-{
-    return (uint64_t)(uintptr_t)p;
 }
 
 static void assert_verifies(const JgGraph *g)

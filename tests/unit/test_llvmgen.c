@@ -10,6 +10,8 @@
 
 #include <cmocka.h>
 
+#include "slot_bits.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -125,32 +127,6 @@ static uint64_t eval(const JgGraph *g, const uint64_t *args)
     JgEvaluator ev = {0};
     verified(g);
     return jg_eval(&ev, g, args);
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static double bits_f64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static uint64_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static uint64_t addr(const void *p)
-{
-    return (uint64_t)(uintptr_t)p;
 }
 
 static uint64_t fn_addr(void (*f)(void))

@@ -11,6 +11,8 @@
 
 #include <cmocka.h>
 
+#include "slot_bits.h"
+
 #include <gc.h>
 #include <math.h>
 #include <stdio.h>
@@ -144,40 +146,6 @@ static uint64_t eval(const JgModule *m, const char *name, const uint64_t *args)
 {
     JgEvaluator ev = {.module = m};
     return jg_eval(&ev, graph(m, name), args);
-}
-
-static uint64_t f64_bits(double d)
-{
-    uint64_t b;
-    memcpy(&b, &d, sizeof b);
-    return b;
-}
-
-static double bits_f64(uint64_t b)
-{
-    double d;
-    memcpy(&d, &b, sizeof d);
-    return d;
-}
-
-static uint64_t f32_bits(float f)
-{
-    uint32_t b;
-    memcpy(&b, &f, sizeof b);
-    return b;
-}
-
-static float bits_f32(uint64_t b)
-{
-    uint32_t u = (uint32_t)b;
-    float f;
-    memcpy(&f, &u, sizeof f);
-    return f;
-}
-
-static uint64_t ptr_bits(const void *p)
-{
-    return (uint64_t)(uintptr_t)p;
 }
 
 /* ---- structure --------------------------------------------------------- */
@@ -368,7 +336,7 @@ static void test_recursion(void **state)
     assert_non_null(call);
     assert_ptr_equal(call->callee, g);
     assert_true(jg_is_const(g, call->args[0]));
-    assert_int_equal(jg_value(g, call->args[0])->bits, ptr_bits((void *)s_fib));
+    assert_int_equal(jg_value(g, call->args[0])->bits, addr((void *)s_fib));
     assert_string_equal(jg_value(g, call->args[0])->symbol, "s_fib");
     jg_module_free(m);
 }
@@ -653,7 +621,7 @@ static void test_eval_calls(void **state)
     }
     jg_module_free(m);
     m = read_ok(&samples_bc, "s_strlen_plus");
-    uint64_t x[2] = {ptr_bits("four"), 38};
+    uint64_t x[2] = {addr("four"), 38};
     assert_int_equal(eval(m, "s_strlen_plus", x), 42);
     jg_module_free(m);
     m = read_ok(&samples_bc, "s_greeting");
@@ -683,11 +651,11 @@ static void test_eval_memory(void **state)
     JgModule *msum = read_ok(&samples_bc, "s_struct_sum");
     JgModule *marr = read_ok(&samples_bc, "s_struct_array");
     for (int i = 0; i < 3; i++) {
-        uint64_t p[1] = {ptr_bits(&ss[i])};
+        uint64_t p[1] = {addr(&ss[i])};
         assert_int_equal((int64_t)eval(m, "s_get_c", p), s_get_c(&ss[i]));
         assert_true(bits_f64(eval(msum, "s_struct_sum", p)) == s_struct_sum(&ss[i]));
         for (int64_t j = 0; j < 5; j++) {
-            uint64_t q[3] = {ptr_bits(ss), (uint64_t)i, (uint64_t)j};
+            uint64_t q[3] = {addr(ss), (uint64_t)i, (uint64_t)j};
             assert_true(bits_f64(eval(marr, "s_struct_array", q)) == s_struct_array(ss, i, j));
         }
     }
@@ -698,12 +666,12 @@ static void test_eval_memory(void **state)
     m = read_ok(&samples_bc, "s_copy_struct");
     SampleStruct dst;
     memset(&dst, 0x5a, sizeof dst);
-    uint64_t c[2] = {ptr_bits(&dst), ptr_bits(&ss[2])};
+    uint64_t c[2] = {addr(&dst), addr(&ss[2])};
     eval(m, "s_copy_struct", c);
     assert_memory_equal(&dst, &ss[2], sizeof dst);
     jg_module_free(m);
     m = read_ok(&samples_bc, "s_zero_struct");
-    uint64_t z[1] = {ptr_bits(&dst)};
+    uint64_t z[1] = {addr(&dst)};
     eval(m, "s_zero_struct", z);
     SampleStruct zero;
     memset(&zero, 0, sizeof zero);
@@ -714,7 +682,7 @@ static void test_eval_memory(void **state)
     m = read_ok(&samples_bc, "s_array_sum");
     JgModule *ml = read_ok(&samples_bc, "s_local_array");
     for (int64_t n = 0; n <= 6; n++) {
-        uint64_t a[2] = {ptr_bits(values), (uint64_t)n};
+        uint64_t a[2] = {addr(values), (uint64_t)n};
         assert_int_equal((int64_t)eval(m, "s_array_sum", a), s_array_sum(values, n));
     }
     for (int64_t n = -1; n <= 20; n++) {
@@ -764,7 +732,7 @@ static void test_eval_hints(void **state)
     const uint8_t code[] = {1, 0, 2, 5, 1, 0, 0, 2, 3};
     for (int64_t len = 0; len <= (int64_t)sizeof code; len++) {
         int64_t steps_graph = 0, steps_native = 0;
-        uint64_t a[4] = {ptr_bits(code), (uint64_t)len, 11, ptr_bits(&steps_graph)};
+        uint64_t a[4] = {addr(code), (uint64_t)len, 11, addr(&steps_graph)};
         int64_t got = (int64_t)eval(m, "s_mini_interp", a);
         assert_int_equal(got, s_mini_interp(code, len, 11, &steps_native));
         assert_int_equal(steps_graph, steps_native);
@@ -772,7 +740,7 @@ static void test_eval_hints(void **state)
     jg_module_free(m);
     m = read_ok(&samples_bc, "s_hint_ptr");
     int64_t v = 21;
-    uint64_t p[1] = {ptr_bits(&v)};
+    uint64_t p[1] = {addr(&v)};
     assert_int_equal(eval(m, "s_hint_ptr", p), 42);
     jg_module_free(m);
 }
@@ -965,13 +933,13 @@ static void test_tlc_eval_graphs(void **state)
     assert_non_null(code);
     for (int64_t n = 0; n <= 12; n += 3) {
         TlcObject *args[1] = {tlc_int_new(n)};
-        uint64_t a[5] = {ptr_bits(code), 0, ptr_bits(args), 1, 1};
+        uint64_t a[5] = {addr(code), 0, addr(args), 1, 1};
         TlcObject *got = (TlcObject *)(uintptr_t)eval(m, "tlc_eval", a);
         TlcObject *want = tlc_eval(code, 0, args, 1, 1);
         assert_int_equal(tlc_int_value(got), tlc_int_value(want));
     }
     /* an op graph on its own: boxed addition */
-    uint64_t a[4] = {ptr_bits(tlc_int_new(40)), ptr_bits(tlc_int_new(2)), 8, 0};
+    uint64_t a[4] = {addr(tlc_int_new(40)), addr(tlc_int_new(2)), 8, 0};
     TlcObject *sum = (TlcObject *)(uintptr_t)eval(m, "tlc_int_add", a);
     assert_int_equal(tlc_int_value(sum), 42);
     tlc_code_free(code);
