@@ -150,6 +150,7 @@ Av av_get(const Frame *f, JgVal v);
 void av_set(Frame *f, JgVal v, Av a);
 Virt *virt_new(JgPe *pe, VirtKind kind, int64_t size, const JgGraph *allocator);
 Field *virt_field(Virt *o, int64_t offset);
+bool virt_overlaps_partly(const Virt *o, int64_t offset, JgType type);
 void virt_store(JgPe *pe, Virt *o, int64_t offset, JgType type, Av value);
 PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g);
 

@@ -157,11 +157,11 @@ static Step run_load(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *o
     JgType type = (JgType)op->type;
     if (addr.kind == AV_VIRT) {
         Field *field = virt_field(addr.obj, addr.offset);
-        if (!field) {
+        if (!field && !virt_overlaps_partly(addr.obj, addr.offset, type)) {
             av_set(f, op->result, av_const(type, 0));
             return STEP_NEXT;
         }
-        if (field->type == type) {
+        if (field && field->type == type) {
             av_set(f, op->result, norm(field->value));
             return STEP_NEXT;
         }
@@ -196,8 +196,13 @@ static Step run_store(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *
     Av value = get(f, op->args[1]);
     JgType type = jg_value_type(f->g, op->args[1]);
     if (addr.kind == AV_VIRT) {
-        virt_store(pe, addr.obj, addr.offset, type, value);
-        return STEP_NEXT;
+        if (!virt_overlaps_partly(addr.obj, addr.offset, type)) {
+            virt_store(pe, addr.obj, addr.offset, type, value);
+            return STEP_NEXT;
+        }
+        /* a store into part of a field (or over several) goes to memory */
+        materialize(pe, s, block, addr.obj);
+        addr = norm(addr);
     }
     JgVal args[2] = {residualize(pe, s, block, addr), residualize(pe, s, block, value)};
     emit_op(pe, block, JG_OP_STORE, JG_VOID, 2, args);

@@ -117,6 +117,32 @@ Field *virt_field(Virt *o, int64_t offset)
     return lo < o->nfields && o->fields[lo].offset == offset ? &o->fields[lo] : NULL;
 }
 
+/* True when a field overlaps the bytes an access of `type` at `offset`
+ * touches without being exactly those bytes (a byte of a word, a word over
+ * bytes): the access cannot be done on the fields, it needs real memory. */
+bool virt_overlaps_partly(const Virt *o, int64_t offset, JgType type)
+{
+    int64_t end = offset + (int64_t)jg_type_size(type);
+    uint32_t lo = 0, hi = o->nfields;
+    while (lo < hi) {
+        uint32_t mid = (lo + hi) / 2;
+        if (o->fields[mid].offset < offset)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    if (lo > 0) { /* the field before may reach into the range */
+        const Field *prev = &o->fields[lo - 1];
+        if (prev->offset + (int64_t)jg_type_size((JgType)prev->type) > offset)
+            return true;
+    }
+    for (uint32_t i = lo; i < o->nfields && o->fields[i].offset < end; i++)
+        if (o->fields[i].offset != offset ||
+            jg_type_size((JgType)o->fields[i].type) != jg_type_size(type))
+            return true;
+    return false;
+}
+
 /* Stores keep fields sorted; storing zero removes the field (absent fields
  * read as zero), so equal contents have one representation. */
 void virt_store(JgPe *pe, Virt *o, int64_t offset, JgType type, Av value)
