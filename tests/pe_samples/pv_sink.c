@@ -13,7 +13,7 @@ JIT_PORTAL int64_t pv_sink(PvReal *real, int64_t n)
     PvObj *o = pv_alloc(sizeof *o);
     for (int64_t i = 0; i < n; i++) {
         o->a += *x + i;
-        o->b = o->b * 3 + 1;
+        o->b = (o->b * 3 + 1) % 1000003;
     }
     real->first = o;
     return o->a;

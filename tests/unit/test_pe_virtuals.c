@@ -431,7 +431,7 @@ static int teardown_case(void **state)
 static void test_store_twice(void **state)
 {
     (void)state;
-    const int64_t xs[] = {5, -9, INT64_MAX};
+    const int64_t xs[] = {5, -9, INT64_MIN};
     for (size_t e = 0; e < NENGINES; e++) {
         Driver dr = driver_open("store_twice", engines[e], false);
         for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
