@@ -209,8 +209,8 @@ static bool is_alloc(const JgGraph *g, const JgOp *op)
     return is_call_of(g, op, (const void *)pv_alloc);
 }
 
-/* Blocks on a cycle of the graph: b is when b is reachable from one of its
- * successors. */
+/* Whether block b lies on a cycle of the graph: b is reachable from one of
+ * its successors. */
 static bool in_cycle(const JgGraph *g, uint32_t b)
 {
     uint32_t n = g->blocks.count;
@@ -846,9 +846,9 @@ static void test_sink_no_virtuals(void **state)
 
 /* ---- accesses of different widths to the same bytes ---- */
 
-/* The partial evaluator used to answer a byte read inside a word field with
- * zero (no field at that exact offset), and to let a byte store replace a
- * whole word field: both results differed from the native ones. */
+/* A byte read inside a word field is not zero (no field starts at its
+ * offset), and a byte store does not replace the whole word field: the
+ * objects are materialized and both accesses done on memory. */
 static void test_overlap(void **state)
 {
     (void)state;
