@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "asm.h"
+#include "bench.h"
 #include "bytecode.h"
 #include "dis.h"
 #include "engines.h"
@@ -22,6 +23,7 @@ static const char main_usage[] =
     "  asm FILE.tlc [-o OUT.tlcb]   assemble TLC assembly into a bytecode file\n"
     "  dis FILE                     list a .tlcb (or .tlc) program with its constant pool\n"
     "  run [OPTIONS] FILE [N]       run a .tlcb or .tlc program with input N (default 0)\n"
+    "  bench [OPTIONS] FILE N       time repeated runs of a program in one process\n"
     "\n"
     "`tlc COMMAND --help` describes a command. Exit status: 0 success, 1 TLC run-time\n"
     "error, 2 bad command line, 65 invalid input file, 66 input file cannot be opened,\n"
@@ -388,6 +390,8 @@ int main(int argc, char **argv)
         status = cmd_dis(argc - 2, argv + 2);
     } else if (strcmp(cmd, "run") == 0) {
         status = cmd_run(argc - 2, argv + 2);
+    } else if (strcmp(cmd, "bench") == 0) {
+        status = tlc_bench_main(argc - 2, argv + 2);
     } else {
         status = usage_error(main_usage, "unknown command '%s'", cmd);
     }
