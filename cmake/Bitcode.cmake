@@ -44,3 +44,25 @@ function(jitgen_bitcode name)
     VERBATIM)
   add_custom_target(${name} DEPENDS ${BC_OUTPUT})
 endfunction()
+
+# jitgen_export_bitcode_symbols(TARGET BITCODE_TARGET BITCODE_FILE)
+#
+# The frontend finds the native address of every function and global of the
+# bitcode with dlsym: TARGET's dynamic symbol table must hold them. Exporting
+# everything (-rdynamic) would also export the ~36,000 symbols of LLVM and
+# cost milliseconds at every start; this exports exactly the bitcode's
+# external symbols (defined and referenced), listed by llvm-nm.
+function(jitgen_export_bitcode_symbols target bc_target bc_file)
+  set(list ${CMAKE_CURRENT_BINARY_DIR}/${target}.exports)
+  add_custom_command(
+    OUTPUT ${list}
+    COMMAND ${CMAKE_COMMAND} -DNM=${LLVM_NM} -DBITCODE=${bc_file} -DOUT=${list}
+            -P ${CMAKE_SOURCE_DIR}/cmake/ExportList.cmake
+    DEPENDS ${bc_file} ${bc_target} ${CMAKE_SOURCE_DIR}/cmake/ExportList.cmake
+    COMMENT "Exported symbols of ${target}"
+    VERBATIM)
+  add_custom_target(${target}_exports DEPENDS ${list})
+  add_dependencies(${target} ${target}_exports)
+  target_link_options(${target} PRIVATE -Wl,--dynamic-list=${list})
+  set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${list})
+endfunction()

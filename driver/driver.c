@@ -80,18 +80,42 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
     d->options = *options;
     const char *verify = getenv("JITGEN_VERIFY");
     d->verify = verify && *verify && *verify != '0';
+    /* LLVM starts (and warms up) on another thread while the frontend
+     * reads the bitcode: on two cores, most of its start-up is hidden */
+    JgLlvmStart *llvm_start = NULL;
+    if (options->engine == JG_ENGINE_JIT) {
+        JgLlvmOptions lo = {
+            .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
+            .adaptive = !options->llvm_opt_set,
+            .dumps = options->dumps,
+            .dump_out = options->dump_out,
+            .target_triple = options->target,
+            .portal_call = llvm_portal_call,
+            .portal_ctx = d,
+        };
+        llvm_start = jg_llvm_start(&lo);
+    }
     double t0 = now_ms();
     d->module = jg_module_read_bitcode(bitcode, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
+        char ignored[16];
+        jg_llvm_free(llvm_start ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);
         free(d);
         return NULL;
     }
     d->bta = jg_bta_new(d->module, err, errsize);
-    if (!d->bta) {
+    d->frontend_ms = now_ms() - t0;
+    if (llvm_start) {
+        /* joined even when the frontend failed: the thread uses `d` */
+        char llvm_err[512];
+        d->llvm = jg_llvm_join(llvm_start, llvm_err, sizeof llvm_err);
+        if (!d->llvm && d->bta)
+            snprintf(err, errsize, "%s", llvm_err);
+    }
+    if (!d->bta || (options->engine == JG_ENGINE_JIT && !d->llvm)) {
         jg_driver_free(d);
         return NULL;
     }
-    d->frontend_ms = now_ms() - t0;
     const JgGraph *portal = d->module->portal;
     d->red_index = calloc(portal->nparams + 1, sizeof(uint32_t));
     if (!d->red_index) {
@@ -120,21 +144,6 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
         }
         d->ev.hook = portal_hook;
         d->ev.hook_ctx = d;
-    }
-    if (options->engine == JG_ENGINE_JIT) {
-        JgLlvmOptions lo = {
-            .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
-            .dumps = options->dumps,
-            .dump_out = options->dump_out,
-            .target_triple = options->target,
-            .portal_call = llvm_portal_call,
-            .portal_ctx = d,
-        };
-        d->llvm = jg_llvm_new(&lo, err, errsize);
-        if (!d->llvm) {
-            jg_driver_free(d);
-            return NULL;
-        }
     }
     d->ev.module = d->module;
     return d;

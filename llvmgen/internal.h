@@ -69,6 +69,7 @@ struct JgLlvm {
     JgLlvmStats stats;
     LLVMContextRef ctx;
     LLVMTargetMachineRef tm;     /* the host: what runs */
+    LLVMTargetMachineRef tm_fast; /* adaptive: straight-line methods (fast isel), else tm */
     LLVMTargetMachineRef asm_tm; /* --dump=asm for a foreign triple, else NULL */
     LLVMTargetDataRef asm_layout;
     char *asm_triple;
@@ -93,10 +94,24 @@ double lg_now_ms(void);
 /* An empty module for the host's triple and data layout. */
 LLVMModuleRef lg_new_module(JgLlvm *llvm, const char *name);
 /* Runs the pipeline on a finished module (consumed) and looks up `nnames`
- * functions, writing their addresses to `out`. */
-bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names, uint32_t nnames,
-                      void **out, char *err, size_t errsize);
+ * functions, writing their addresses to `out`. `loops`: the method has
+ * loops (with the adaptive level, only those are optimized). */
+bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *const *names,
+                      uint32_t nnames, void **out, char *err, size_t errsize);
 LLVMTypeRef lg_type(const JgLlvm *llvm, JgType t);
+/* The two halves of lg_finish_module, without its dumps and checks. */
+bool lg_optimize(JgLlvm *llvm, LLVMModuleRef mod, bool loops, char *err, size_t errsize);
+bool lg_emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *const *names,
+                      uint32_t nnames, void **out, char *err, size_t errsize);
+/* The target machine for a method with or without loops. */
+LLVMTargetMachineRef lg_target_machine(const JgLlvm *llvm, bool loops);
+
+/* ---- warmup.c ---- */
+
+/* Compiles a small method shaped like residual code through the whole
+ * pipeline, so that the first real compilation does not pay for LLVM's
+ * first touch of its optimizer and code generator. */
+bool lg_warm_up(JgLlvm *llvm, char *err, size_t errsize);
 
 /* ---- graphs.c ---- */
 
@@ -129,8 +144,11 @@ typedef struct LgMethod {
     uint32_t *order;         /* reachable local blocks, reverse post-order */
     uint32_t norder;
     uint32_t *rank;             /* per local block: its index in `order` */
+    bool *fused;                /* per local block: lowered inline at the end of its only
+                                   predecessor, a goto (no basic block, no phis) */
     uint32_t current;           /* the residual block being lowered */
     LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
+    bool loops;                 /* some link closes a loop of residual blocks */
     bool *escapes;              /* per residual value: an ALLOCA that must outlive us */
     uint32_t area_bytes;        /* secondaries: memory of ALLOCAs that outlive the method */
     uint32_t area_next;         /* next free byte of it */

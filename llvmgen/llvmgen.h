@@ -43,6 +43,10 @@ typedef struct JgInputArgs {
 
 typedef struct JgLlvmOptions {
     int opt_level;             /* 0..3: LLVM's pipeline O0..O3 */
+    /* opt_level applies to methods with loops only; methods without run
+     * once per entry and get no optimization and fast instruction
+     * selection (docs/backend.md, "Optimization levels") */
+    bool adaptive;
     unsigned dumps;            /* JG_DUMP_LLVM | JG_DUMP_LLVM_OPT | JG_DUMP_ASM (jitgen/driver.h) */
     FILE *dump_out;            /* default stderr */
     const char *target_triple; /* for the asm dump only; NULL: the host */
@@ -76,6 +80,14 @@ typedef struct JgLlvm JgLlvm;
  * (the interpreter's functions, the allocator, the runtime). */
 JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize);
 void jg_llvm_free(JgLlvm *llvm);
+
+/* The same, on a thread of its own that also warms LLVM up (compiles one
+ * small method), so that a host can read its bitcode meanwhile; join it
+ * before the first compilation. The options are copied. */
+typedef struct JgLlvmStart JgLlvmStart;
+JgLlvmStart *jg_llvm_start(const JgLlvmOptions *options);
+/* Waits for the session: NULL with a message on failure. Frees `start`. */
+JgLlvm *jg_llvm_join(JgLlvmStart *start, char *err, size_t errsize);
 
 /* Compiles the blocks of `g` not compiled yet (all of them on the first
  * call: the primary method; afterwards the blocks added since: a secondary

@@ -87,9 +87,13 @@ static bool make_host_tm(JgLlvm *llvm, char *err, size_t errsize)
     char *cpu = LLVMGetHostCPUName();
     char *features = LLVMGetHostCPUFeatures();
     llvm->tm = make_tm(llvm->triple, cpu, features, llvm->options.opt_level, err, errsize);
+    if (llvm->tm && llvm->options.adaptive && llvm->options.opt_level > 0)
+        llvm->tm_fast = make_tm(llvm->triple, cpu, features, 0, err, errsize);
+    else
+        llvm->tm_fast = llvm->tm;
     LLVMDisposeMessage(cpu);
     LLVMDisposeMessage(features);
-    if (!llvm->tm)
+    if (!llvm->tm || !llvm->tm_fast)
         return false;
     LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(llvm->tm);
     llvm->layout = LLVMCopyStringRepOfTargetData(layout);
@@ -228,6 +232,52 @@ JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize)
     return llvm;
 }
 
+struct JgLlvmStart {
+    pthread_t thread;
+    bool threaded;
+    JgLlvmOptions options;
+    JgLlvm *llvm;
+    char err[512];
+};
+
+static void *start_session(void *arg)
+{
+    JgLlvmStart *s = arg;
+    s->llvm = jg_llvm_new(&s->options, s->err, sizeof s->err);
+    if (s->llvm && !lg_warm_up(s->llvm, s->err, sizeof s->err)) {
+        jg_llvm_free(s->llvm);
+        s->llvm = NULL;
+    }
+    return NULL;
+}
+
+JgLlvmStart *jg_llvm_start(const JgLlvmOptions *options)
+{
+    JgLlvmStart *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    s->options = options ? *options : (JgLlvmOptions){.opt_level = 2};
+    s->threaded = pthread_create(&s->thread, NULL, start_session, s) == 0;
+    return s;
+}
+
+JgLlvm *jg_llvm_join(JgLlvmStart *s, char *err, size_t errsize)
+{
+    if (!s) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    if (s->threaded)
+        pthread_join(s->thread, NULL);
+    else
+        start_session(s); /* no thread to be had: do it now */
+    JgLlvm *llvm = s->llvm;
+    if (!llvm)
+        snprintf(err, errsize, "%s", s->err);
+    free(s);
+    return llvm;
+}
+
 void jg_llvm_free(JgLlvm *llvm)
 {
     if (!llvm)
@@ -244,6 +294,8 @@ void jg_llvm_free(JgLlvm *llvm)
         LLVMDisposeTargetData(llvm->asm_layout);
     if (llvm->asm_tm)
         LLVMDisposeTargetMachine(llvm->asm_tm);
+    if (llvm->tm_fast && llvm->tm_fast != llvm->tm)
+        LLVMDisposeTargetMachine(llvm->tm_fast);
     if (llvm->tm)
         LLVMDisposeTargetMachine(llvm->tm);
     LLVMDisposeMessage(llvm->asm_triple);
@@ -290,10 +342,10 @@ static void dump_module(JgLlvm *llvm, LLVMModuleRef mod, const char *title)
 
 /* Machine code as assembly text, from a copy (code generation changes the
  * module it runs on). For a foreign triple the copy is retargeted. */
-static void dump_asm(JgLlvm *llvm, LLVMModuleRef mod)
+static void dump_asm(JgLlvm *llvm, LLVMModuleRef mod, LLVMTargetMachineRef host_tm)
 {
     LLVMModuleRef copy = LLVMCloneModule(mod);
-    LLVMTargetMachineRef tm = llvm->tm;
+    LLVMTargetMachineRef tm = host_tm;
     const char *triple = llvm->triple;
     if (llvm->asm_tm) {
         tm = llvm->asm_tm;
@@ -349,9 +401,9 @@ static bool verify(LLVMModuleRef mod, char *err, size_t errsize)
     return false;
 }
 
-static bool optimize(JgLlvm *llvm, LLVMModuleRef mod, char *err, size_t errsize)
+bool lg_optimize(JgLlvm *llvm, LLVMModuleRef mod, bool loops, char *err, size_t errsize)
 {
-    if (!llvm->passes)
+    if (!llvm->passes || (llvm->options.adaptive && !loops))
         return true;
     double t0 = lg_now_ms();
     LLVMErrorRef e = LLVMRunPasses(mod, llvm->passes, llvm->tm, llvm->pass_options);
@@ -365,13 +417,13 @@ static bool optimize(JgLlvm *llvm, LLVMModuleRef mod, char *err, size_t errsize)
 
 /* Emits the object, adds it to the JIT and resolves the names (which links
  * it into executable memory). */
-static bool emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names,
-                          uint32_t nnames, void **out, char *err, size_t errsize)
+bool lg_emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *const *names,
+                      uint32_t nnames, void **out, char *err, size_t errsize)
 {
     double t0 = lg_now_ms();
     char *msg = NULL;
     LLVMMemoryBufferRef obj = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(llvm->tm, mod, LLVMObjectFile, &msg, &obj)) {
+    if (LLVMTargetMachineEmitToMemoryBuffer(lg_target_machine(llvm, loops), mod, LLVMObjectFile, &msg, &obj)) {
         snprintf(err, errsize, "LLVM code generation: %s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
         return false;
@@ -395,20 +447,25 @@ static bool emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, const char *const *na
     return true;
 }
 
-bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, const char *const *names, uint32_t nnames,
-                      void **out, char *err, size_t errsize)
+LLVMTargetMachineRef lg_target_machine(const JgLlvm *llvm, bool loops)
+{
+    return llvm->options.adaptive && !loops ? llvm->tm_fast : llvm->tm;
+}
+
+bool lg_finish_module(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *const *names,
+                      uint32_t nnames, void **out, char *err, size_t errsize)
 {
     llvm->stats.llvm_instructions += count_instructions(mod);
     bool ok = verify(mod, err, errsize);
     unsigned dumps = llvm->options.dumps;
     if (dumps & JG_DUMP_LLVM)
         dump_module(llvm, mod, "llvm");
-    ok = ok && optimize(llvm, mod, err, errsize);
+    ok = ok && lg_optimize(llvm, mod, loops, err, errsize);
     if (ok && (dumps & JG_DUMP_LLVM_OPT))
         dump_module(llvm, mod, "llvm-opt");
     if (ok && (dumps & JG_DUMP_ASM))
-        dump_asm(llvm, mod);
-    ok = ok && emit_and_link(llvm, mod, names, nnames, out, err, errsize);
+        dump_asm(llvm, mod, lg_target_machine(llvm, loops));
+    ok = ok && lg_emit_and_link(llvm, mod, loops, names, nnames, out, err, errsize);
     LLVMDisposeModule(mod);
     return ok;
 }

@@ -33,14 +33,14 @@ add_test(NAME e2e_random
 
 set_tests_properties(e2e_cli e2e_random PROPERTIES TIMEOUT 900)
 
-# The JIT at every LLVM optimization level (O2, the default, runs above on
-# every case and the random programs): the examples, the error programs, and
-# a few random programs.
+# The JIT at every fixed LLVM optimization level (the default, auto, runs
+# above on every case and the random programs): the examples, the error
+# programs, and a few random programs.
 if(jit IN_LIST JITGEN_ENGINES)
   file(GLOB TLC_E2E_OPT_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/ex_*.tlc
        ${CMAKE_CURRENT_LIST_DIR}/cases/err_*.tlc)
   list(SORT TLC_E2E_OPT_CASES)
-  foreach(level O0 O1 O3)
+  foreach(level O0 O1 O2 O3)
     add_test(NAME e2e_cases_jit_${level}
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
                      jit:${level} ${TLC_E2E_OPT_CASES})
@@ -48,6 +48,6 @@ if(jit IN_LIST JITGEN_ENGINES)
   # random programs: the JIT at the other levels against the interpreter
   add_test(NAME e2e_random_jit_levels
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O3)
+                   $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O2 jit:O3)
   set_tests_properties(e2e_random_jit_levels PROPERTIES TIMEOUT 900)
 endif()

@@ -65,7 +65,9 @@ static const char run_usage[] =
     "  --dump=LIST      also: llvm (IR before optimization), llvm-opt (after),\n"
     "                   asm (machine code of each method) - engine jit\n"
     "  --target=TRIPLE  target of --dump=asm (e.g. aarch64-linux-gnu); default: host\n"
-    "  --llvm-opt=OL    LLVM optimization level O0..O3 (default O2) - engine jit\n"
+    "  --llvm-opt=OL    LLVM optimization: auto (default: O2 for methods with loops,\n"
+    "                   none and fast instruction selection for the others) or one\n"
+    "                   level O0..O3 for every method - engine jit\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
@@ -302,11 +304,13 @@ static int cmd_run(int argc, char **argv)
             options.no_virtuals = true;
         } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
             const char *level = a + 11;
-            if (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0')
-                return usage_error(run_usage, "run: --llvm-opt takes O0, O1, O2 or O3, not '%s'",
-                                   level);
-            options.llvm_opt = level[1] - '0';
-            options.llvm_opt_set = true;
+            bool adaptive = strcmp(level, "auto") == 0;
+            if (!adaptive &&
+                (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0'))
+                return usage_error(run_usage,
+                                   "run: --llvm-opt takes auto, O0, O1, O2 or O3, not '%s'", level);
+            options.llvm_opt = adaptive ? 2 : level[1] - '0';
+            options.llvm_opt_set = !adaptive;
         } else if (strncmp(a, "--target=", 9) == 0) {
             options.target = a + 9;
         } else if (strncmp(a, "--dot=", 6) == 0) {

@@ -30,7 +30,8 @@ typedef struct JgDriverOptions {
     unsigned dumps;       /* JgDump bits */
     FILE *dump_out;       /* default stderr */
     bool no_virtuals;     /* ablation */
-    int llvm_opt;         /* 0..3 (when llvm_opt_set; default 2) */
+    int llvm_opt;         /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
+                             methods with loops, none for the others */
     bool llvm_opt_set;
     const char *target;   /* triple for --dump=asm, NULL: the host */
     const char *dot_file; /* Graphviz of residual graphs, NULL: none */
