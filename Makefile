@@ -1,16 +1,19 @@
-# Short commands over CMake. `make run` and `make test` install missing
-# Debian packages first (scripts/install-deps.sh).
+# Short commands over CMake. `make run`, `make test` and `make bench` install
+# missing Debian packages first (scripts/install-deps.sh).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps build asan run test test-fast clean format
+.PHONY: all deps deps-bench build asan run test test-fast bench clean format
 
 all: build
 
 deps:
 	@scripts/install-deps.sh
+
+deps-bench:
+	@scripts/install-deps.sh --bench
 
 $(BUILD)/CMakeCache.txt:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
@@ -36,6 +39,12 @@ test: deps build asan
 # Only the normal build's suite (quicker while working).
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The benchmarks (docs/benchmarks.md): writes bench/results.csv,
+# bench/RESULTS.md, bench/results.png and the README's table. BENCH_*
+# variables in the environment change the settings.
+bench: deps-bench build
+	BENCH_COMMAND="make bench" bench/run.sh $(BUILD)/tlc $(BUILD)/bench
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
