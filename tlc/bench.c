@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cli.h"
 #include "engines.h"
 #include "errors.h"
 #include "interp.h"
@@ -23,9 +24,8 @@
 #define BENCH_DEFAULT_REPEAT 5
 #define BENCH_MAX_REPEAT 1000000
 
-static const char bench_usage[] =
-    "usage: tlc bench [--engine=ENGINE] [--llvm-opt=OL] [--no-virtuals] [--repeat=R]\n"
-    "                 FILE N\n"
+static TlcUsage bench_usage = {
+    "usage: tlc bench [RUN OPTIONS] [--repeat=R] FILE N\n"
     "\n"
     "Loads FILE (.tlcb, or .tlc assembled in memory) once, starts the engine once,\n"
     "then runs the program R times with the input N in this one process, timing\n"
@@ -34,36 +34,27 @@ static const char bench_usage[] =
     "every run; then `bench.NAME: VALUE` lines follow on stdout:\n"
     "  bench.file, bench.engine, bench.n, bench.repeat\n"
     "  bench.result       the result as `tlc run` prints it (empty: no result)\n"
-    "  bench.init_ms      starting the engine (jit, pe, graphs: reading the bitcode,\n"
-    "                     binding-time analysis, starting LLVM; interp: 0)\n"
+    "  bench.init_ms      starting the driver (engines jit, pe, graphs, or with\n"
+    "                     --dump/--dot: reading the bitcode, binding-time analysis,\n"
+    "                     starting LLVM; otherwise 0)\n"
     "  bench.run1_ms      run 1\n"
     "  bench.run2_ms      median of runs 2..R (only when R >= 2)\n"
     "  bench.runs_ms      every run, comma-separated\n"
     "  bench.allocations  objects allocated by the last run\n"
-    "  bench.later_compile_ms  compile time spent in runs 2..R (jit, pe)\n"
-    "  bench.jit.*, bench.pe.*, bench.run.*  the engine's statistics after run 1\n"
+    "  bench.later_compile_ms, bench.later_specializations  compile time and\n"
+    "                     specializations of runs 2..R (engines jit, pe: 0 when\n"
+    "                     the code of run 1 is reused)\n"
+    "  bench.jit.*, bench.pe.*, bench.run.*  the driver's statistics after run 1\n"
     "                     (names as `tlc run --stats`)\n"
     "A run-time error is reported as `tlc run` reports it (exit status 1). Runs that\n"
     "return different results are an internal failure (exit status 70).\n"
     "\n"
-    "Options:\n"
-    "  --engine=ENGINE  jit (default), interp, graphs or pe, as for `tlc run`\n"
-    "  --llvm-opt=OL    auto (default), O0, O1, O2 or O3, as for `tlc run`\n"
-    "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
-    "  --repeat=R       number of runs, 1 to 1000000 (default 5)\n";
-
-typedef struct BenchEngine {
-    const char *name;
-    TlcEngineFn fn;
-    bool uses_driver;
-    JgEngine driver_engine;
-} BenchEngine;
-
-static const BenchEngine bench_engines[] = {
-    {"jit", tlc_eval_driver, true, JG_ENGINE_JIT},
-    {"interp", tlc_eval, false, JG_ENGINE_GRAPHS},
-    {"graphs", tlc_eval_driver, true, JG_ENGINE_GRAPHS},
-    {"pe", tlc_eval_driver, true, JG_ENGINE_PE},
+    "Options: those of `tlc run`, for every run (--stats: after the last run, its\n"
+    "run.allocations and run.ms and the driver's statistics of all runs), and\n"
+    "  --repeat=R       number of runs, 1 to 1000000 (default 5)\n"
+    "Run options:\n",
+    tlc_run_options_help,
+    NULL,
 };
 
 /* What the timed runs record. The runs happen inside an engine function
@@ -73,24 +64,15 @@ typedef struct Bench {
     TlcEngineFn engine;
     bool with_driver;
     long repeat;
-    long done;             /* runs completed */
-    double *ms;            /* duration of each run */
-    char **results;        /* printed form of each run's result ("" : none) */
-    uint64_t allocations;  /* by the last run */
-    char *stats_first;     /* the driver's statistics after run 1 */
-    char *stats_last;      /* ... after the last run */
+    double *ms;           /* duration of each run */
+    char **results;       /* printed form of each run's result ("": none) */
+    uint64_t allocations; /* by the last run */
+    char *stats_first;    /* the driver's statistics after run 1 */
+    char *stats_last;     /* ... after the last run */
     bool out_of_memory;
 } Bench;
 
 static Bench bench;
-
-static int bench_usage_error(const char *fmt, const char *arg)
-{
-    fprintf(stderr, "tlc: bench: ");
-    fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", bench_usage);
-    return TLC_EXIT_USAGE;
-}
 
 static double now_ms(void)
 {
@@ -136,18 +118,20 @@ static char *capture_stats(void)
     return buf;
 }
 
-/* The value of the statistic `name` in captured lines; 0 when absent. */
-static double stat_value(const char *stats, const char *name)
+/* The value of the statistic `name` in captured lines; false when absent. */
+static bool stat_value(const char *stats, const char *name, double *value)
 {
     size_t n = strlen(name);
     for (const char *line = stats; line && *line;) {
-        if (strncmp(line, name, n) == 0 && line[n] == ':')
-            return strtod(line + n + 1, NULL);
+        if (strncmp(line, name, n) == 0 && line[n] == ':') {
+            *value = strtod(line + n + 1, NULL);
+            return true;
+        }
         line = strchr(line, '\n');
         if (line)
             line++;
     }
-    return 0;
+    return false;
 }
 
 /* The engine function tlc_execute calls: runs the real engine bench.repeat
@@ -174,7 +158,6 @@ static TlcObject *timed_runs(const TlcCode *code, int64_t pc, TlcObject **args, 
             bench.out_of_memory = true;
             return NULL;
         }
-        bench.done = k + 1;
     }
     if (bench.with_driver && !(bench.stats_last = capture_stats()))
         bench.out_of_memory = true;
@@ -206,8 +189,21 @@ static void print_prefixed(const char *stats)
     }
 }
 
+/* bench.later_NAME: what the statistic `stat` grew by in runs 2..R, when
+ * the driver reports it. */
+static void print_later(const char *name, const char *stat, const char *format)
+{
+    double first, last;
+    if (stat_value(bench.stats_first, stat, &first) && stat_value(bench.stats_last, stat, &last)) {
+        printf("bench.later_%s: ", name);
+        printf(format, last - first);
+        putchar('\n');
+    }
+}
+
 /* The bench.* lines of a completed benchmark. Returns the exit status:
- * 0, or 70 when the runs disagree (an engine bug) or out of memory. */
+ * 0, 70 when the runs disagree (an engine bug) or out of memory, 73 when
+ * standard output cannot be written. */
 static int report(const char *file, const char *engine, int64_t n, double init_ms)
 {
     for (long k = 1; k < bench.repeat; k++)
@@ -241,12 +237,11 @@ static int report(const char *file, const char *engine, int64_t n, double init_m
     printf("bench.allocations: %" PRIu64 "\n", bench.allocations);
     if (bench.with_driver) {
         /* all compile-time work: the JIT's total, or the partial evaluator's */
-        const char *name = strstr(bench.stats_first, "jit.compile_ms:") ? "jit.compile_ms"
-                           : strstr(bench.stats_first, "pe.ms:")         ? "pe.ms"
-                                                                         : NULL;
-        if (name)
-            printf("bench.later_compile_ms: %.3f\n",
-                   stat_value(bench.stats_last, name) - stat_value(bench.stats_first, name));
+        if (strstr(bench.stats_first, "jit.compile_ms:"))
+            print_later("compile_ms", "jit.compile_ms", "%.3f");
+        else
+            print_later("compile_ms", "pe.ms", "%.3f");
+        print_later("specializations", "pe.specializations", "%.0f");
         print_prefixed(bench.stats_first);
     }
     if (fflush(stdout) != 0) {
@@ -256,9 +251,18 @@ static int report(const char *file, const char *engine, int64_t n, double init_m
     return TLC_EXIT_OK;
 }
 
+/* --stats: the lines of `tlc run --stats` for the last run, then the
+ * driver's statistics, which count all runs. */
+static void print_stats(void)
+{
+    fprintf(stderr, "run.allocations: %" PRIu64 "\n", bench.allocations);
+    fprintf(stderr, "run.ms: %.3f\n", bench.ms[bench.repeat - 1]);
+    if (bench.with_driver)
+        fputs(bench.stats_last, stderr);
+}
+
 /* Loads the program, starts the engine, runs and reports. */
-static int bench_program(const char *in, const BenchEngine *engine, JgDriverOptions *options,
-                         int64_t n)
+static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
 {
     TlcDiag diag;
     int status;
@@ -276,13 +280,13 @@ static int bench_program(const char *in, const BenchEngine *engine, JgDriverOpti
         status = TLC_EXIT_INTERNAL;
         goto done;
     }
-    bench.engine = engine->fn;
-    bench.with_driver = engine->uses_driver;
-    if (engine->uses_driver) {
-        options->engine = engine->driver_engine;
+    bench.engine = opts->engine->fn;
+    bench.with_driver = tlc_run_needs_driver(opts);
+    if (bench.with_driver) {
+        opts->driver.engine = opts->engine->driver_engine;
         char err[512];
         double t0 = now_ms();
-        if (!tlc_engines_init(options, err, sizeof err)) {
+        if (!tlc_engines_init(&opts->driver, err, sizeof err)) {
             fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
             status = TLC_EXIT_INTERNAL;
             goto done;
@@ -304,7 +308,11 @@ static int bench_program(const char *in, const BenchEngine *engine, JgDriverOpti
         fprintf(stderr, "%s\n", line);
         status = TLC_EXIT_RUNTIME_ERROR;
     } else {
-        status = report(in, engine->name, n, init_ms);
+        status = report(in, opts->engine->name, n, init_ms);
+        if (bench.with_driver)
+            jg_driver_finish(tlc_engines_driver());
+        if (opts->stats)
+            print_stats();
     }
 done:
     tlc_engines_shutdown();
@@ -319,69 +327,52 @@ done:
     return status;
 }
 
-/* Parses a whole decimal integer; 0 on success. */
-static int parse_ll(const char *s, long long *out)
-{
-    char *end;
-    errno = 0;
-    long long v = strtoll(s, &end, 10);
-    if (errno != 0 || end == s || *end != '\0')
-        return -1;
-    *out = v;
-    return 0;
-}
-
 int tlc_bench_main(int argc, char **argv)
 {
     const char *in = NULL, *nstr = NULL;
-    const BenchEngine *engine = &bench_engines[0];
-    JgDriverOptions options = {0};
+    TlcRunOptions opts;
+    tlc_run_options_init(&opts);
     bench = (Bench){.repeat = BENCH_DEFAULT_REPEAT};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
-            fputs(bench_usage, stdout);
+            tlc_print_usage(stdout, bench_usage);
             return TLC_EXIT_OK;
-        } else if (strncmp(a, "--engine=", 9) == 0) {
-            engine = NULL;
-            for (size_t e = 0; e < sizeof bench_engines / sizeof bench_engines[0]; e++)
-                if (strcmp(bench_engines[e].name, a + 9) == 0)
-                    engine = &bench_engines[e];
-            if (!engine)
-                return bench_usage_error("unknown engine '%s'", a + 9);
-        } else if (strcmp(a, "--no-virtuals") == 0) {
-            options.no_virtuals = true;
-        } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
-            const char *level = a + 11;
-            bool adaptive = strcmp(level, "auto") == 0;
-            if (!adaptive &&
-                (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0'))
-                return bench_usage_error("--llvm-opt takes auto, O0, O1, O2 or O3, not '%s'",
-                                         level);
-            options.llvm_opt = adaptive ? 2 : level[1] - '0';
-            options.llvm_opt_set = !adaptive;
-        } else if (strncmp(a, "--repeat=", 9) == 0) {
-            long long r;
-            if (parse_ll(a + 9, &r) != 0 || r < 1 || r > BENCH_MAX_REPEAT)
-                return bench_usage_error("--repeat takes a number from 1 to 1000000, not '%s'",
-                                         a + 9);
+        }
+        /* the options of `tlc run`, parsed by its own parser */
+        switch (tlc_parse_run_option(&opts, argc, argv, &i, "bench", bench_usage)) {
+        case TLC_OPTION_TAKEN:
+            continue;
+        case TLC_OPTION_BAD:
+            return TLC_EXIT_USAGE;
+        case TLC_OPTION_OTHER:
+            break;
+        }
+        if (strncmp(a, "--repeat=", 9) == 0) {
+            int64_t r;
+            if (tlc_parse_int64(a + 9, &r) != 0 || r < 1 || r > BENCH_MAX_REPEAT)
+                return tlc_usage_error(bench_usage,
+                                       "bench: --repeat takes a number from 1 to 1000000, not '%s'",
+                                       a + 9);
             bench.repeat = (long)r;
         } else if (a[0] == '-' && a[1] == '-') {
-            return bench_usage_error("unknown option %s", a);
+            return tlc_usage_error(bench_usage, "bench: unknown option %s", a);
         } else if (!in) {
             in = a;
         } else if (!nstr) {
             nstr = a;
         } else {
-            return bench_usage_error("unexpected argument %s", a);
+            return tlc_usage_error(bench_usage, "bench: unexpected argument %s", a);
         }
     }
     if (!in)
-        return bench_usage_error("missing input file%s", "");
+        return tlc_usage_error(bench_usage, "bench: missing input file%s", "");
+    /* N is required: a benchmark states its input */
     if (!nstr)
-        return bench_usage_error("missing input N%s", "");
-    long long n;
-    if (parse_ll(nstr, &n) != 0)
-        return bench_usage_error("N must be a 64-bit decimal integer, not '%s'", nstr);
-    return bench_program(in, engine, &options, (int64_t)n);
+        return tlc_usage_error(bench_usage, "bench: missing input N%s", "");
+    int64_t n;
+    if (tlc_parse_int64(nstr, &n) != 0)
+        return tlc_usage_error(bench_usage, "bench: N must be a 64-bit decimal integer, not '%s'",
+                               nstr);
+    return bench_program(in, &opts, n);
 }

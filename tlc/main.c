@@ -11,12 +11,13 @@
 #include "asm.h"
 #include "bench.h"
 #include "bytecode.h"
+#include "cli.h"
 #include "dis.h"
 #include "engines.h"
 #include "loader.h"
 #include "run.h"
 
-static const char main_usage[] =
+static TlcUsage main_usage = {
     "usage: tlc COMMAND [OPTIONS] ...\n"
     "\n"
     "Commands:\n"
@@ -27,31 +28,28 @@ static const char main_usage[] =
     "\n"
     "`tlc COMMAND --help` describes a command. Exit status: 0 success, 1 TLC run-time\n"
     "error, 2 bad command line, 65 invalid input file, 66 input file cannot be opened,\n"
-    "73 output file cannot be written.\n";
+    "73 output file cannot be written.\n",
+    NULL,
+};
 
-static const char asm_usage[] =
+static TlcUsage asm_usage = {
     "usage: tlc asm FILE.tlc [-o OUT.tlcb]\n"
     "\n"
     "Assembles FILE.tlc (syntax: docs/assembly.md) into a bytecode file (format:\n"
     "docs/bytecode-format.md). OUT defaults to FILE with the extension .tlcb. On an\n"
-    "error the message names the file and line, and no output file is written.\n";
+    "error the message names the file and line, and no output file is written.\n",
+    NULL,
+};
 
-static const char dis_usage[] =
+static TlcUsage dis_usage = {
     "usage: tlc dis FILE\n"
     "\n"
     "Prints a listing of FILE (.tlcb, or .tlc assembled in memory): the constant pool,\n"
-    "then each instruction with its pc, bytes, operands and resolved targets.\n";
+    "then each instruction with its pc, bytes, operands and resolved targets.\n",
+    NULL,
+};
 
-static const char run_usage[] =
-    "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
-    "               [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
-    "\n"
-    "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
-    "(default 0). Prints the program's output, then its result (if any) on its own\n"
-    "line. A run-time error prints one line `FILE: pc P: KIND in OP: detail` on\n"
-    "stderr and exits with status 1.\n"
-    "\n"
-    "Options:\n"
+const char tlc_run_options_help[] =
     "  --engine=ENGINE  how to run:\n"
     "                     jit     partially evaluate, compile with LLVM (default)\n"
     "                     interp  the native interpreter\n"
@@ -72,11 +70,32 @@ static const char run_usage[] =
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
-static int usage_error(const char *usage, const char *fmt, const char *arg)
+static TlcUsage run_usage = {
+    "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
+    "               [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
+    "\n"
+    "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
+    "(default 0). Prints the program's output, then its result (if any) on its own\n"
+    "line. A run-time error prints one line `FILE: pc P: KIND in OP: detail` on\n"
+    "stderr and exits with status 1.\n"
+    "\n"
+    "Options:\n",
+    tlc_run_options_help,
+    NULL,
+};
+
+void tlc_print_usage(FILE *out, TlcUsage usage)
+{
+    for (size_t k = 0; usage[k]; k++)
+        fputs(usage[k], out);
+}
+
+int tlc_usage_error(TlcUsage usage, const char *fmt, const char *arg)
 {
     fprintf(stderr, "tlc: ");
     fprintf(stderr, fmt, arg);
-    fprintf(stderr, "\n%s", usage);
+    fputc('\n', stderr);
+    tlc_print_usage(stderr, usage);
     return TLC_EXIT_USAGE;
 }
 
@@ -126,22 +145,22 @@ static int cmd_asm(int argc, char **argv)
     const char *in = NULL, *out = NULL;
     for (int i = 0; i < argc; i++) {
         if (is_help(argv[i])) {
-            fputs(asm_usage, stdout);
+            tlc_print_usage(stdout, asm_usage);
             return TLC_EXIT_OK;
         } else if (strcmp(argv[i], "-o") == 0) {
             if (i + 1 >= argc)
-                return usage_error(asm_usage, "asm: -o needs a file name%s", "");
+                return tlc_usage_error(asm_usage, "asm: -o needs a file name%s", "");
             out = argv[++i];
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(asm_usage, "asm: unknown option %s", argv[i]);
+            return tlc_usage_error(asm_usage, "asm: unknown option %s", argv[i]);
         } else if (!in) {
             in = argv[i];
         } else {
-            return usage_error(asm_usage, "asm: unexpected argument %s", argv[i]);
+            return tlc_usage_error(asm_usage, "asm: unexpected argument %s", argv[i]);
         }
     }
     if (!in)
-        return usage_error(asm_usage, "asm: missing input file%s", "");
+        return tlc_usage_error(asm_usage, "asm: missing input file%s", "");
     size_t len;
     char *src = tlc_read_file(in, &len);
     if (!src) {
@@ -166,8 +185,7 @@ static int cmd_asm(int argc, char **argv)
     const char *target = out ? out : owned;
     int status = TLC_EXIT_OK;
     if (!target || write_file_atomically(target, bytes, blen) != 0) {
-        fprintf(stderr, "tlc: %s: cannot write: %s\n", target ? target : "output",
-                strerror(errno));
+        fprintf(stderr, "tlc: %s: cannot write: %s\n", target ? target : "output", strerror(errno));
         status = TLC_EXIT_CANT_CREATE;
     }
     free(owned);
@@ -180,18 +198,18 @@ static int cmd_dis(int argc, char **argv)
     const char *in = NULL;
     for (int i = 0; i < argc; i++) {
         if (is_help(argv[i])) {
-            fputs(dis_usage, stdout);
+            tlc_print_usage(stdout, dis_usage);
             return TLC_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
-            return usage_error(dis_usage, "dis: unknown option %s", argv[i]);
+            return tlc_usage_error(dis_usage, "dis: unknown option %s", argv[i]);
         } else if (!in) {
             in = argv[i];
         } else {
-            return usage_error(dis_usage, "dis: unexpected argument %s", argv[i]);
+            return tlc_usage_error(dis_usage, "dis: unexpected argument %s", argv[i]);
         }
     }
     if (!in)
-        return usage_error(dis_usage, "dis: missing input file%s", "");
+        return tlc_usage_error(dis_usage, "dis: missing input file%s", "");
     TlcDiag diag;
     int status;
     TlcProgram *prog = tlc_load_file(in, &diag, &status);
@@ -208,14 +226,7 @@ static int cmd_dis(int argc, char **argv)
     return TLC_EXIT_OK;
 }
 
-typedef struct Engine {
-    const char *name;
-    TlcEngineFn fn;
-    bool uses_driver;
-    JgEngine driver_engine;
-} Engine;
-
-static const Engine engines[] = {
+static const TlcEngine engines[] = {
     {"jit", tlc_eval_driver, true, JG_ENGINE_JIT},
     {"interp", tlc_eval, false, JG_ENGINE_GRAPHS},
     {"graphs", tlc_eval_driver, true, JG_ENGINE_GRAPHS},
@@ -226,7 +237,7 @@ static const struct {
     const char *name;
     unsigned bit;
 } dump_names[] = {
-    {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA},       {"residual", JG_DUMP_RESIDUAL},
+    {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA},           {"residual", JG_DUMP_RESIDUAL},
     {"llvm", JG_DUMP_LLVM},     {"llvm-opt", JG_DUMP_LLVM_OPT}, {"asm", JG_DUMP_ASM},
 };
 
@@ -252,7 +263,7 @@ static unsigned parse_dumps(const char *list)
     return bits;
 }
 
-static const Engine *find_engine(const char *name)
+static const TlcEngine *find_engine(const char *name)
 {
     for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
         if (strcmp(engines[i].name, name) == 0)
@@ -260,8 +271,7 @@ static const Engine *find_engine(const char *name)
     return NULL;
 }
 
-/* Parses a whole decimal int64; 0 on success. */
-static int parse_int64(const char *s, int64_t *out)
+int tlc_parse_int64(const char *s, int64_t *out)
 {
     char *end;
     errno = 0;
@@ -270,6 +280,67 @@ static int parse_int64(const char *s, int64_t *out)
         return -1;
     *out = v;
     return 0;
+}
+
+void tlc_run_options_init(TlcRunOptions *o)
+{
+    *o = (TlcRunOptions){.engine = &engines[0]};
+}
+
+bool tlc_run_needs_driver(const TlcRunOptions *o)
+{
+    return o->engine->uses_driver || o->driver.dumps || o->driver.dot_file;
+}
+
+/* Prints `tlc: CMD: ` FMT and the usage; returns TLC_OPTION_BAD. */
+static enum TlcOptionParse bad_option(TlcUsage usage, const char *cmd, const char *fmt,
+                                      const char *arg)
+{
+    fprintf(stderr, "tlc: %s: ", cmd);
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    tlc_print_usage(stderr, usage);
+    return TLC_OPTION_BAD;
+}
+
+enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv, int *i,
+                                         const char *cmd, TlcUsage usage)
+{
+    const char *a = argv[*i];
+    if (strncmp(a, "--engine=", 9) == 0) {
+        const TlcEngine *e = find_engine(a + 9);
+        if (!e)
+            return bad_option(usage, cmd, "unknown engine '%s'", a + 9);
+        o->engine = e;
+    } else if (strcmp(a, "--stats") == 0) {
+        o->stats = true;
+    } else if (strncmp(a, "--dump=", 7) == 0) {
+        unsigned bits = parse_dumps(a + 7);
+        if (!bits)
+            return bad_option(usage, cmd, "unknown dump in '%s'", a);
+        o->driver.dumps |= bits;
+    } else if (strcmp(a, "--no-virtuals") == 0) {
+        o->driver.no_virtuals = true;
+    } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
+        const char *level = a + 11;
+        bool adaptive = strcmp(level, "auto") == 0;
+        if (!adaptive && (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0'))
+            return bad_option(usage, cmd, "--llvm-opt takes auto, O0, O1, O2 or O3, not '%s'",
+                              level);
+        o->driver.llvm_opt = adaptive ? 2 : level[1] - '0';
+        o->driver.llvm_opt_set = !adaptive;
+    } else if (strncmp(a, "--target=", 9) == 0) {
+        o->driver.target = a + 9;
+    } else if (strncmp(a, "--dot=", 6) == 0) {
+        o->driver.dot_file = a + 6;
+    } else if (strcmp(a, "--dot") == 0) {
+        if (*i + 1 >= argc)
+            return bad_option(usage, cmd, "--dot needs a file name%s", "");
+        o->driver.dot_file = argv[++*i];
+    } else {
+        return TLC_OPTION_OTHER;
+    }
+    return TLC_OPTION_TAKEN;
 }
 
 static double now_ms(void)
@@ -282,58 +353,37 @@ static double now_ms(void)
 static int cmd_run(int argc, char **argv)
 {
     const char *in = NULL, *nstr = NULL;
-    const Engine *engine = &engines[0];
-    int stats = 0;
-    JgDriverOptions options = {0};
+    TlcRunOptions opts;
+    tlc_run_options_init(&opts);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
         if (is_help(a)) {
-            fputs(run_usage, stdout);
+            tlc_print_usage(stdout, run_usage);
             return TLC_EXIT_OK;
-        } else if (strncmp(a, "--engine=", 9) == 0) {
-            if (!(engine = find_engine(a + 9)))
-                return usage_error(run_usage, "run: unknown engine '%s'", a + 9);
-        } else if (strcmp(a, "--stats") == 0) {
-            stats = 1;
-        } else if (strncmp(a, "--dump=", 7) == 0) {
-            unsigned bits = parse_dumps(a + 7);
-            if (!bits)
-                return usage_error(run_usage, "run: unknown dump in '%s'", a);
-            options.dumps |= bits;
-        } else if (strcmp(a, "--no-virtuals") == 0) {
-            options.no_virtuals = true;
-        } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
-            const char *level = a + 11;
-            bool adaptive = strcmp(level, "auto") == 0;
-            if (!adaptive &&
-                (level[0] != 'O' || level[1] < '0' || level[1] > '3' || level[2] != '\0'))
-                return usage_error(run_usage,
-                                   "run: --llvm-opt takes auto, O0, O1, O2 or O3, not '%s'", level);
-            options.llvm_opt = adaptive ? 2 : level[1] - '0';
-            options.llvm_opt_set = !adaptive;
-        } else if (strncmp(a, "--target=", 9) == 0) {
-            options.target = a + 9;
-        } else if (strncmp(a, "--dot=", 6) == 0) {
-            options.dot_file = a + 6;
-        } else if (strcmp(a, "--dot") == 0) {
-            if (i + 1 >= argc)
-                return usage_error(run_usage, "run: --dot needs a file name%s", "");
-            options.dot_file = argv[++i];
-        } else if (a[0] == '-' && a[1] == '-') {
-            return usage_error(run_usage, "run: unknown option %s", a);
-        } else if (!in) {
-            in = a;
-        } else if (!nstr) {
-            nstr = a;
-        } else {
-            return usage_error(run_usage, "run: unexpected argument %s", a);
         }
+        switch (tlc_parse_run_option(&opts, argc, argv, &i, "run", run_usage)) {
+        case TLC_OPTION_TAKEN:
+            continue;
+        case TLC_OPTION_BAD:
+            return TLC_EXIT_USAGE;
+        case TLC_OPTION_OTHER:
+            break;
+        }
+        if (a[0] == '-' && a[1] == '-')
+            return tlc_usage_error(run_usage, "run: unknown option %s", a);
+        else if (!in)
+            in = a;
+        else if (!nstr)
+            nstr = a;
+        else
+            return tlc_usage_error(run_usage, "run: unexpected argument %s", a);
     }
     if (!in)
-        return usage_error(run_usage, "run: missing input file%s", "");
+        return tlc_usage_error(run_usage, "run: missing input file%s", "");
     int64_t n = 0;
-    if (nstr && parse_int64(nstr, &n) != 0)
-        return usage_error(run_usage, "run: N must be a 64-bit decimal integer, not '%s'", nstr);
+    if (nstr && tlc_parse_int64(nstr, &n) != 0)
+        return tlc_usage_error(run_usage, "run: N must be a 64-bit decimal integer, not '%s'",
+                               nstr);
     TlcDiag diag;
     int status;
     TlcProgram *prog = tlc_load_file(in, &diag, &status);
@@ -347,11 +397,11 @@ static int cmd_run(int argc, char **argv)
         fputs("tlc: out of memory\n", stderr);
         return TLC_EXIT_INTERNAL;
     }
-    bool with_driver = engine->uses_driver || options.dumps || options.dot_file;
+    bool with_driver = tlc_run_needs_driver(&opts);
     if (with_driver) {
-        options.engine = engine->driver_engine;
+        opts.driver.engine = opts.engine->driver_engine;
         char err[512];
-        if (!tlc_engines_init(&options, err, sizeof err)) {
+        if (!tlc_engines_init(&opts.driver, err, sizeof err)) {
             fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
             tlc_code_free(code);
             tlc_program_free(prog);
@@ -360,11 +410,11 @@ static int cmd_run(int argc, char **argv)
     }
     uint64_t allocs_before = tlc_allocations;
     double t0 = now_ms();
-    status = tlc_run_program(code, engine->fn, n, in);
+    status = tlc_run_program(code, opts.engine->fn, n, in);
     double t1 = now_ms();
     if (with_driver)
         jg_driver_finish(tlc_engines_driver());
-    if (stats) {
+    if (opts.stats) {
         fprintf(stderr, "run.allocations: %" PRIu64 "\n", tlc_allocations - allocs_before);
         fprintf(stderr, "run.ms: %.3f\n", t1 - t0);
         if (with_driver)
@@ -380,13 +430,13 @@ int main(int argc, char **argv)
 {
     GC_INIT();
     if (argc < 2) {
-        fputs(main_usage, stderr);
+        tlc_print_usage(stderr, main_usage);
         return TLC_EXIT_USAGE;
     }
     const char *cmd = argv[1];
     int status;
     if (is_help(cmd) || strcmp(cmd, "help") == 0) {
-        fputs(main_usage, stdout);
+        tlc_print_usage(stdout, main_usage);
         status = TLC_EXIT_OK;
     } else if (strcmp(cmd, "asm") == 0) {
         status = cmd_asm(argc - 2, argv + 2);
@@ -397,7 +447,7 @@ int main(int argc, char **argv)
     } else if (strcmp(cmd, "bench") == 0) {
         status = tlc_bench_main(argc - 2, argv + 2);
     } else {
-        status = usage_error(main_usage, "unknown command '%s'", cmd);
+        status = tlc_usage_error(main_usage, "unknown command '%s'", cmd);
     }
     tlc_classes_free();
     return status;

@@ -1,0 +1,61 @@
+/* What `tlc run` and `tlc bench` share (docs/cli.md): the run options and
+ * their one parser, so that both commands accept and reject the same
+ * command lines with the same messages. Defined in main.c. */
+#ifndef TLC_CLI_H
+#define TLC_CLI_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "engines.h"
+
+/* An engine of `--engine=`. */
+typedef struct TlcEngine {
+    const char *name;
+    TlcEngineFn fn;
+    bool uses_driver;       /* runs through the JIT generator's driver */
+    JgEngine driver_engine; /* the driver's engine (dumps only, for interp) */
+} TlcEngine;
+
+typedef struct TlcRunOptions {
+    const TlcEngine *engine;
+    bool stats;
+    JgDriverOptions driver;
+} TlcRunOptions;
+
+/* A command's usage text: the parts printed one after the other (the run
+ * options' description is one part of both run's and bench's), NULL-ended. */
+typedef const char *const TlcUsage[];
+
+/* The description of the run options, a part of a TlcUsage. */
+extern const char tlc_run_options_help[];
+
+/* The defaults: engine jit, LLVM optimization auto, no dumps, no stats. */
+void tlc_run_options_init(TlcRunOptions *o);
+
+enum TlcOptionParse {
+    TLC_OPTION_OTHER, /* not a run option: the command's own, or an operand */
+    TLC_OPTION_TAKEN, /* stored; *i is on its last word (`--dot FILE`) */
+    TLC_OPTION_BAD,   /* `tlc: CMD: problem` and the usage printed on stderr */
+};
+
+/* Parses argv[*i] if it is a run option. */
+enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv, int *i,
+                                         const char *cmd, TlcUsage usage);
+
+/* Whether the run needs the driver: an engine of the driver, or dumps or
+ * Graphviz output, which the driver writes whatever the engine. */
+bool tlc_run_needs_driver(const TlcRunOptions *o);
+
+/* Parses a whole decimal int64 (as N of `tlc run`); 0 on success. */
+int tlc_parse_int64(const char *s, int64_t *out);
+
+/* Prints the usage's parts on `out`. */
+void tlc_print_usage(FILE *out, TlcUsage usage);
+
+/* Prints `tlc: ` FMT (with ARG) and the usage on stderr; returns the exit
+ * status of a bad command line. */
+int tlc_usage_error(TlcUsage usage, const char *fmt, const char *arg);
+
+#endif
