@@ -309,11 +309,12 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
         status = TLC_EXIT_RUNTIME_ERROR;
     } else {
         status = report(in, opts->engine->name, n, init_ms);
-        if (bench.with_driver)
-            jg_driver_finish(tlc_engines_driver());
-        if (opts->stats)
-            print_stats();
     }
+    /* the end-of-run dumps and Graphviz, after an error too (as `tlc run`) */
+    if (bench.with_driver && run >= 0 && !bench.out_of_memory)
+        jg_driver_finish(tlc_engines_driver());
+    if (opts->stats && status == TLC_EXIT_OK)
+        print_stats();
 done:
     tlc_engines_shutdown();
     for (long k = 0; bench.results && k < bench.repeat; k++)
