@@ -36,9 +36,11 @@ function(jitgen_bitcode name)
       VERBATIM)
     list(APPEND objects ${bc})
   endforeach()
+  # Use-list orders are not kept: the frontend never walks uses, and reading
+  # them back costs time at every start.
   add_custom_command(
     OUTPUT ${BC_OUTPUT}
-    COMMAND ${LLVM_LINK} ${objects} -o ${BC_OUTPUT}
+    COMMAND ${LLVM_LINK} --preserve-bc-uselistorder=false ${objects} -o ${BC_OUTPUT}
     DEPENDS ${objects}
     COMMENT "Linking bitcode ${name}"
     VERBATIM)

@@ -20,11 +20,11 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    JgLlvm *llvm;       /* the backend of the jit engine */
+    JgLlvm *llvm; /* the backend of the jit engine */
     double frontend_ms;
-    uint32_t nred;      /* red parameters of the portal */
-    uint32_t *red_index;/* their positions */
-    bool verify;        /* check every residual graph (JITGEN_VERIFY=1) */
+    uint32_t nred;       /* red parameters of the portal */
+    uint32_t *red_index; /* their positions */
+    bool verify;         /* check every residual graph (JITGEN_VERIFY=1) */
 };
 
 static double now_ms(void)
@@ -69,8 +69,8 @@ static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
     return jg_driver_call(ctx, args);
 }
 
-JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options,
-                        char *err, size_t errsize)
+JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options, char *err,
+                        size_t errsize)
 {
     JgDriver *d = calloc(1, sizeof *d);
     if (!d) {
@@ -83,6 +83,7 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
     /* LLVM starts (and warms up) on another thread while the frontend
      * reads the bitcode: on two cores, most of its start-up is hidden */
     JgLlvmStart *llvm_start = NULL;
+    jg_frontend_init();
     if (options->engine == JG_ENGINE_JIT) {
         JgLlvmOptions lo = {
             .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,

@@ -4,12 +4,14 @@
  * addresses, and translates the bodies (bitcode_reader_func.c) into flow
  * graphs. Errors unwind with longjmp to jg_module_read_bitcode, which frees
  * everything; no LLVM frame is ever crossed. */
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include <llvm-c/BitReader.h>
 #include <llvm-c/DebugInfo.h>
+#include <llvm-c/Support.h>
 
 #include "bitcode_reader_internal.h"
 
@@ -555,10 +557,28 @@ static void translate_bodies(Reader *r)
 
 /* ---- entry point ---- */
 
+/* Bitcode with debug information makes LLVM's reader verify the whole module
+ * (its debug-info upgrade step): a third of the reading time. The bitcode is
+ * the build's own, and every construct translated is checked here, so that
+ * verification is switched off. LLVM's options are process-wide; they are
+ * set once, and before a second thread may use LLVM (jg_frontend_init). */
+static void set_llvm_options(void)
+{
+    const char *argv[] = {"jitgen", "-disable-auto-upgrade-debug-info"};
+    LLVMParseCommandLineOptions(2, argv, NULL);
+}
+
+void jg_frontend_init(void)
+{
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, set_llvm_options);
+}
+
 static void parse(Reader *r, const void *bitcode, size_t len)
 {
     if (!bitcode || len == 0)
         rd_fail(r, "no bitcode (empty input)");
+    jg_frontend_init();
     r->ctx = LLVMContextCreate();
     LLVMContextSetDiagnosticHandler(r->ctx, on_diagnostic, r);
     LLVMMemoryBufferRef buf =

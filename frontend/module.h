@@ -11,18 +11,18 @@
 /* A global variable the graphs refer to. */
 typedef struct JgGlobal {
     const char *name;
-    void *address;  /* native address (or a private copy, see `copied`) */
-    uint64_t size;  /* bytes */
-    bool constant;  /* declared constant in the bitcode: loads from it fold */
-    bool copied;    /* private constant with no native symbol: the module owns a copy */
+    void *address; /* native address (or a private copy, see `copied`) */
+    uint64_t size; /* bytes */
+    bool constant; /* declared constant in the bitcode: loads from it fold */
+    bool copied;   /* private constant with no native symbol: the module owns a copy */
 } JgGlobal;
 
 typedef struct JgModule {
     JgArena arena;
-    JG_VEC(JgGraph *) graphs;  /* every translated function and declaration */
-    JG_VEC(JgGlobal) globals;  /* every global referenced by a graph */
-    JgGraph *portal;           /* the function annotated JIT_PORTAL, if any */
-    void *index;               /* lookup tables (private) */
+    JG_VEC(JgGraph *) graphs; /* every translated function and declaration */
+    JG_VEC(JgGlobal) globals; /* every global referenced by a graph */
+    JgGraph *portal;          /* the function annotated JIT_PORTAL, if any */
+    void *index;              /* lookup tables (private) */
 } JgModule;
 
 /* Resolves a symbol of the running binary; NULL when absent. The default
@@ -44,6 +44,10 @@ JgModule *jg_module_read_bitcode(const void *bitcode, size_t len, const char *ro
                                  JgSymbolResolver resolve, void *ctx, char *err, size_t errsize);
 
 void jg_module_free(JgModule *m);
+
+/* Sets the LLVM options the reader needs; jg_module_read_bitcode calls it,
+ * and a program that starts LLVM on other threads calls it first. */
+void jg_frontend_init(void);
 
 JgGraph *jg_module_graph_by_name(const JgModule *m, const char *name);
 /* The graph whose native address is `address`, or NULL. */

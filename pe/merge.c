@@ -76,13 +76,13 @@ typedef struct Walk {
     JgPe *pe;
     WalkMode mode;
     State *cur;
-    uint32_t block;    /* where residual values are emitted (args) */
+    uint32_t block; /* where residual values are emitted (args) */
     bool ok;
-    bool full;         /* generalize everything to variables */
-    bool exact;        /* match: a variable slot does not accept a constant */
-    JG_VEC(JgVal) args;     /* link arguments, one per VAR slot of the shape */
-    JG_VEC(uint8_t) types;  /* their types (for new block parameters) */
-    JG_VEC(Av *) var_slots; /* generalize: the shape slots that became variables */
+    bool full;                /* generalize everything to variables */
+    bool exact;               /* match: a variable slot does not accept a constant */
+    JG_VEC(JgVal) args;       /* link arguments, one per VAR slot of the shape */
+    JG_VEC(uint8_t) types;    /* their types (for new block parameters) */
+    JG_VEC(Av *) var_slots;   /* generalize: the shape slots that became variables */
     JG_VEC(JgVal) pair_param; /* a shape variable ... */
     JG_VEC(Av) pair_value;    /* ... and the current value in its slot */
     uint32_t mark;
@@ -96,8 +96,8 @@ static void add_pair(Walk *w, JgVal param, Av value)
 
 static bool same_av(const Av *a, const Av *b)
 {
-    return a->kind == b->kind && a->var == b->var && a->offset == b->offset &&
-           a->bits == b->bits && a->obj == b->obj;
+    return a->kind == b->kind && a->var == b->var && a->offset == b->offset && a->bits == b->bits &&
+           a->obj == b->obj;
 }
 
 /* Index of the pair of shape variable `param`, or pair_param.count. */
@@ -365,8 +365,8 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev, unsigned depth)
     Virt *g = virt_new(w->pe, (VirtKind)c->kind, c->size, c->allocator);
     w->pe->stats.virtuals--; /* a shape, not a new object */
     c->copy = g;
-    bool parallel = prev && prev->kind == c->kind && prev->size == c->size &&
-                    prev->nfields == c->nfields;
+    bool parallel =
+        prev && prev->kind == c->kind && prev->size == c->size && prev->nfields == c->nfields;
     for (uint32_t i = 0; i < c->nfields; i++) {
         Av pv = {0};
         if (parallel && prev->fields[i].offset == c->fields[i].offset &&
@@ -509,8 +509,7 @@ static void rebase_cache(Walk *w, State *g, uint32_t block)
  * needs any other block specializes a copy of its own. */
 static bool reachable_entry(const JgPe *pe, const MergeEntry *e, uint32_t compilation)
 {
-    return e->compilation == compilation ||
-           (pe->rg->blocks.items[e->block].flags & JG_BLOCK_ENTRY);
+    return e->compilation == compilation || (pe->rg->blocks.items[e->block].flags & JG_BLOCK_ENTRY);
 }
 
 static PeResidualData *residual_data(JgPe *pe)
@@ -540,6 +539,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     MergeEntry **bucket = &rd->merge_table[h % rd->merge_buckets];
     Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
     unsigned count = 0;
+    bool unreachable_seen = false;
     MergeEntry *last = NULL;
     uint32_t compilation = pe->current->compilation_starts.count - 1;
     for (int pass = 0; pass < 2; pass++) {
@@ -547,8 +547,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         for (MergeEntry *e = *bucket; e; e = e->next) {
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
                 continue;
-            if (!reachable_entry(pe, e, compilation))
+            if (!reachable_entry(pe, e, compilation)) {
+                unreachable_seen = true;
                 continue;
+            }
             count += pass == 0;
             if (match_state(&w, e->shape, cur)) {
                 collect_state_args(&w, e->shape, cur);
@@ -596,14 +598,20 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         const Frame *pf = last ? &last->shape->frames[d] : NULL;
         for (uint32_t l = 0; l < gf->nlocals; l++)
             if (red_slot(cf, l))
-                gf->locals[l] =
-                    generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
+                gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
     }
     for (uint32_t d = 0; d < cur->depth; d++)
         for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
             clear_copies_av(cur->frames[d].locals[l]);
     uint32_t nb = jg_block_new(pe->rg, 0, NULL);
     pe->stats.residual_blocks++;
+    /* This key has a block in an earlier compilation that its method cannot
+     * be entered at: a loop whose body promotes ends every compilation
+     * before it closes, so each resumption would copy the loop once more
+     * and it would never close. This block is made enterable at once, so
+     * the compilations that reach the key later jump to it. */
+    if (unreachable_seen)
+        pe->rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
     w.args.count = 0;
     w.types.count = 0;
     w.pair_param.count = 0;

@@ -45,9 +45,18 @@ if(jit IN_LIST JITGEN_ENGINES)
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
                      jit:${level} ${TLC_E2E_OPT_CASES})
   endforeach()
-  # random programs: the JIT at the other levels against the interpreter
+  # the ablation without virtual objects (--no-virtuals), partial evaluator
+  # and JIT: same results, and loops that promote still close
+  foreach(engine pe jit)
+    add_test(NAME e2e_cases_${engine}_novirt
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
+                     ${engine}+novirt ${TLC_E2E_OPT_CASES})
+  endforeach()
+  # random programs: the JIT at the other levels and without virtual objects
+  # against the interpreter
   add_test(NAME e2e_random_jit_levels
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O2 jit:O3)
+                   $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O2 jit:O3 pe+novirt
+                   jit+novirt)
   set_tests_properties(e2e_random_jit_levels PROPERTIES TIMEOUT 900)
 endif()

@@ -27,6 +27,7 @@ gen=$2
 count=$3
 shift 3
 engines=("$@")
+source "$(dirname "$0")/engine_args.sh"
 first=${TLC_RANDOM_FIRST:-1}
 size=${TLC_RANDOM_SIZE:-40}
 timeout_s=${TLC_RANDOM_TIMEOUT:-20}
@@ -86,11 +87,8 @@ for ((seed = first; seed <= last; seed++)); do
     else
         ref_engine=""
         for engine in "${engines[@]}"; do
-            # ENGINE may carry an LLVM optimization level: jit:O0
-            engine_args=("--engine=${engine%%:*}")
-            if [ "${engine#*:}" != "$engine" ]; then
-                engine_args+=("--llvm-opt=${engine#*:}")
-            fi
+            # ENGINE may carry a level and +novirt (engine_args.sh)
+            engine_args_for "$engine"
             timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
                 >"$work/out_$engine" 2>"$work/err_$engine"
             st=$?

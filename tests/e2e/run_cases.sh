@@ -22,12 +22,10 @@ fi
 tlc=$1
 engine=$2
 shift 2
-# ENGINE may carry an LLVM optimization level: jit:O0 means
-# `--engine=jit --llvm-opt=O0`
-engine_args=("--engine=${engine%%:*}")
-if [ "${engine#*:}" != "$engine" ]; then
-    engine_args+=("--llvm-opt=${engine#*:}")
-fi
+# ENGINE may carry an LLVM optimization level and the ablation without
+# virtual objects (tests/e2e/engine_args.sh)
+source "$(dirname "$0")/engine_args.sh"
+engine_args_for "$engine"
 timeout_s=${TLC_CASE_TIMEOUT:-30}
 verbose=${TLC_CASES_VERBOSE:-0}
 

@@ -183,8 +183,8 @@ static void check_loop(const char *file, int64_t n)
     /* allocations do not grow with n: the input box and the result */
     assert_true(pe.allocations <= 5);
     LoopCounts c = count_loops(top_graph());
-    assert_true(c.loop_blocks > 0);      /* the TLC loop is a residual loop */
-    assert_int_equal(c.loop_calls, 0);   /* no allocation, no call */
+    assert_true(c.loop_blocks > 0);    /* the TLC loop is a residual loop */
+    assert_int_equal(c.loop_calls, 0); /* no allocation, no call */
     assert_int_equal(c.loop_allocas, 0);
     assert_int_equal(c.loop_switches, 0); /* no dispatch on opcodes, no promotion */
     assert_true(c.flexswitches >= 1);     /* the input's type was promoted */
@@ -291,8 +291,8 @@ static void test_jit_second_run_compiles_nothing(void **state)
     assert_int_equal(tlc_execute(code, tlc_eval_driver, 2000, &result), 0);
     assert_int_equal(((TlcInt *)result)->value, 2001000);
     char *second = driver_stats();
-    const char *unchanged[] = {"pe.specializations", "pe.flexswitch_cases",
-                               "jit.methods.primary", "jit.methods.secondary",
+    const char *unchanged[] = {"pe.specializations",    "pe.flexswitch_cases",
+                               "jit.methods.primary",   "jit.methods.secondary",
                                "run.flexswitch_misses", "jit.code_bytes"};
     for (size_t i = 0; i < sizeof unchanged / sizeof unchanged[0]; i++)
         assert_true(stat_value(first, unchanged[i]) == stat_value(second, unchanged[i]));
@@ -301,6 +301,39 @@ static void test_jit_second_run_compiles_nothing(void **state)
     free(second);
     tlc_code_free(code);
     tlc_program_free(prog);
+}
+
+/* Without virtual objects every operation of the loop body promotes the type
+ * of a value read from memory, so every compilation ends at a flexswitch
+ * before its loop closes. The loop must still close across compilations:
+ * the compiled cases and the residual blocks do not grow with n. */
+static void test_no_virtuals_loop_closes(void **state)
+{
+    (void)state;
+    const char *files[] = {"factorial.tlc", "fibonacci.tlc", "accumulator.tlc"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        double cases[2], blocks[2];
+        int64_t ns[2] = {50, 500};
+        for (int k = 0; k < 2; k++) {
+            Run native = run_file(files[i], ns[k], tlc_eval);
+            tlc_engines_shutdown();
+            JgDriverOptions options = {.engine = JG_ENGINE_PE, .no_virtuals = true};
+            char err[512];
+            assert_true(tlc_engines_init(&options, err, sizeof err));
+            Run pe = run_file(files[i], ns[k], tlc_eval_driver);
+            assert_int_equal(pe.status, native.status);
+            assert_string_equal(pe.text, native.text);
+            char *stats = driver_stats();
+            cases[k] = stat_value(stats, "pe.flexswitch_cases");
+            blocks[k] = stat_value(stats, "pe.residual_blocks");
+            free(stats);
+            free(native.text);
+            free(pe.text);
+        }
+        assert_true(cases[0] >= 2); /* promotions inside the loop */
+        assert_true(cases[1] == cases[0]);
+        assert_true(blocks[1] == blocks[0]);
+    }
 }
 
 int main(void)
@@ -312,6 +345,7 @@ int main(void)
         cmocka_unit_test(test_accumulator_loop),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
+        cmocka_unit_test(test_no_virtuals_loop_closes),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     tlc_classes_free();
