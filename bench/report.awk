@@ -235,8 +235,6 @@ function ablation_row(p, n, m, title, prev,    k, t, up) {
             count_cell(resops[k]) " | " count_cell(instr[k]) " | " count_cell(code[k]) " |"
     } else if ((p SUBSEP n SUBSEP m "_skipped") in med) {
         print "| " p " | " fmt_n(n) " | " title " | skipped (time budget) | | | | | |"
-    } else if (m ~ /novirt/ && (n < 0 ? -n : n) > meta["novirt_max"] + 0) {
-        print "| " p " | " fmt_n(n) " | " title " | skipped (n > " fmt_n(meta["novirt_max"]) ") | | | | | |"
     }
 }
 
@@ -408,9 +406,7 @@ function results(    j, i) {
     print "Time of a run once compiled (run 2 of a `tlc bench` process; the interpreter: run 1),"
     print "with the allocations of that run, and the residual operations, LLVM instructions and"
     print "machine code of everything compiled. Each row adds one layer to the row above it;"
-    print "the last row takes only the virtual objects away. Without virtual objects the"
-    print "JIT compiles new code on every loop iteration, so those rows are run only up to"
-    print "n = " fmt_n(meta["novirt_max"]) " (docs/benchmarks.md)."
+    print "the last row takes only the virtual objects away."
     print ""
     ablation_table()
 }

@@ -19,8 +19,6 @@
 #                        run would take longer, predicted linearly from its
 #                        time at the largest smaller n measured [10]
 #   BENCH_ABLATION_NS    the inputs of the ablations ["100 10000000"]
-#   BENCH_NOVIRT_MAX     the --no-virtuals ablations are skipped above this n
-#                        [1000]
 #   BENCH_COLD_REPEAT    runs of the cold-start measurement [20]
 #   BENCH_CHECK_NS       small inputs at which every engine and peer is
 #                        checked against the C baseline first ["10 20 90 -5"]
@@ -58,7 +56,6 @@ REPEAT=${BENCH_REPEAT:-5}
 INPROC=${BENCH_INPROC:-3}
 INTERP_BUDGET=${BENCH_INTERP_BUDGET:-10}
 ABL_NS=${BENCH_ABLATION_NS:-"100 10000000"}
-NOVIRT_MAX=${BENCH_NOVIRT_MAX:-1000}
 COLD=${BENCH_COLD_REPEAT:-20}
 CHECK_NS=${BENCH_CHECK_NS:-"10 20 90 -5"}
 PROGRAMS=${BENCH_PROGRAMS:-"factorial fibonacci accumulator"}
@@ -88,8 +85,8 @@ done
 for v in NS ABL_NS CHECK_NS PROGRAMS; do
     [ -n "${!v// /}" ] || usage_die "BENCH_${v/ABL_NS/ABLATION_NS} is empty"
 done
-for n in $NS $ABL_NS $CHECK_NS $NOVIRT_MAX; do
-    is_int "$n" || usage_die "'$n' is not a 64-bit integer (BENCH_NS, BENCH_ABLATION_NS, BENCH_CHECK_NS, BENCH_NOVIRT_MAX)"
+for n in $NS $ABL_NS $CHECK_NS; do
+    is_int "$n" || usage_die "'$n' is not a 64-bit integer (BENCH_NS, BENCH_ABLATION_NS, BENCH_CHECK_NS)"
 done
 [ -x "$tlc" ] || usage_die "$tlc: not an executable"
 for p in $PROGRAMS; do
@@ -401,12 +398,7 @@ for p in $PROGRAMS; do
         else
             sample "$p" "$n" abl_interp_skipped "$predicted" "${expected[$p/$n]}"
         fi
-        # without virtual objects the JIT compiles code per loop iteration
-        # (docs/benchmarks.md): only small n
-        if ((${n#-} <= NOVIRT_MAX)); then
-            ablations+=(novirt_o0 novirt)
-        fi
-        ablations+=(o0 full)
+        ablations+=(novirt_o0 o0 novirt full)
         count=${#ablations[@]}
         for ((rep = 0; rep < REPEAT; rep++)); do
             echo "bench: ablations $p n=$n repetition $((rep + 1))/$REPEAT" >&2
@@ -451,7 +443,7 @@ fi
 cpu=$(awk -F': *' '/^model name/ { print $2; exit }' /proc/cpuinfo 2>/dev/null) || cpu=""
 command="BENCH_NS=\"$NS\" BENCH_REPEAT=$REPEAT BENCH_INPROC=$INPROC"
 command+=" BENCH_INTERP_BUDGET=$INTERP_BUDGET BENCH_ABLATION_NS=\"$ABL_NS\""
-command+=" BENCH_NOVIRT_MAX=$NOVIRT_MAX BENCH_COLD_REPEAT=$COLD"
+command+=" BENCH_COLD_REPEAT=$COLD"
 [ "$PROGRAMS" = "factorial fibonacci accumulator" ] || command+=" BENCH_PROGRAMS=\"$PROGRAMS\""
 [ "$PEERS" = "luajit node pypy3" ] || command+=" BENCH_PEERS=\"$PEERS\""
 command+=" ${BENCH_COMMAND:-bench/run.sh $tlc $cdir}"
@@ -475,7 +467,6 @@ meta=$work/meta.tsv
     printf 'inproc\t%s\n' "$INPROC"
     printf 'interp_budget\t%s\n' "$INTERP_BUDGET"
     printf 'ablation_ns\t%s\n' "$ABL_NS"
-    printf 'novirt_max\t%s\n' "$NOVIRT_MAX"
     printf 'cold\t%s\n' "$COLD"
     printf 'check_ns\t%s\n' "$CHECK_NS"
 } >"$meta"

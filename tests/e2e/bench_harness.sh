@@ -144,8 +144,10 @@ if harness budget 0 BENCH_PROGRAMS=factorial BENCH_NS="10 10000000" BENCH_INTERP
     expect "interpreter run at 10" [ -n "$(csv factorial 10 interp median_ms)" ]
     expect "RESULTS.md: skipped" grep -q '^| 10^7 | skipped | ' "$out/budget/RESULTS.md"
     expect "skip announced" grep -q "interpreter skipped" "$out/budget.err"
-    expect "ablation without virtuals skipped at 10^7" \
-        grep -q "all but virtual objects .* | skipped (n > 10^3) |" "$out/budget/RESULTS.md"
+    expect "ablation without virtuals run at 10^7" \
+        grep -q "| factorial | 10^7 | all but virtual objects .* | [0-9.]* | " "$out/budget/RESULTS.md"
+    expect "ablation without virtuals: same code at 10 and 10^7" \
+        [ "$(csv factorial 10 abl_novirt code_bytes)" = "$(csv factorial 10000000 abl_novirt code_bytes)" ]
     expect "JIT 2 at 10^7: the C result" \
         [ "$(csv factorial 10000000 jit2 result)" = "$("$cdir/c_factorial" 10000000)" ]
 fi
