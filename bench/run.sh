@@ -17,7 +17,7 @@
 #                        others "JIT 2" [3]
 #   BENCH_INTERP_BUDGET  seconds: the interpreter is skipped at an n where a
 #                        run would take longer, predicted linearly from its
-#                        time at the largest smaller n measured [10]
+#                        time at the largest smaller n measured [30]
 #   BENCH_ABLATION_NS    the inputs of the ablations ["100 10000000"]
 #   BENCH_COLD_REPEAT    runs of the cold-start measurement [20]
 #   BENCH_CHECK_NS       small inputs at which every engine and peer is
@@ -54,7 +54,7 @@ cdir=$2
 NS=${BENCH_NS:-"10 10000000 100000000 1000000000"}
 REPEAT=${BENCH_REPEAT:-5}
 INPROC=${BENCH_INPROC:-3}
-INTERP_BUDGET=${BENCH_INTERP_BUDGET:-10}
+INTERP_BUDGET=${BENCH_INTERP_BUDGET:-30}
 ABL_NS=${BENCH_ABLATION_NS:-"100 10000000"}
 COLD=${BENCH_COLD_REPEAT:-20}
 CHECK_NS=${BENCH_CHECK_NS:-"10 20 90 -5"}

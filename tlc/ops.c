@@ -112,7 +112,11 @@ int tlc_int_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
     int64_t x = tlc_int_value(b), y = tlc_int_value(a);
-    return (x > y) - (x < y);
+    /* A select, not (x > y) - (x < y): when the caller tests the result
+     * against 0, LLVM folds the test into one comparison of x and y, which
+     * keeps the trip count of the JIT's loops computable (unrolling,
+     * interleaving of reductions). */
+    return x < y ? -1 : x > y;
 }
 
 /* ---- lists: nil and cons share concatenation and indexing ---- */
