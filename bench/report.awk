@@ -350,6 +350,9 @@ function results(    j, i) {
     print ""
     targets()
     print ""
+    print "Why the missed targets are missed, and what would close them:"
+    print "[ANALYSIS.md](ANALYSIS.md) (written by hand, not by the harness)."
+    print ""
     print "## The JIT against the interpreter and C"
     print ""
     print "Interp: the native interpreter, `tlc bench --engine=interp`; \"skipped\" where one run"
