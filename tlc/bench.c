@@ -282,17 +282,12 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
     }
     bench.engine = opts->engine->fn;
     bench.with_driver = tlc_run_needs_driver(opts);
-    if (bench.with_driver) {
-        opts->driver.engine = opts->engine->driver_engine;
-        char err[512];
-        double t0 = now_ms();
-        if (!tlc_engines_init(&opts->driver, err, sizeof err)) {
-            fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
-            status = TLC_EXIT_INTERNAL;
-            goto done;
-        }
-        init_ms = now_ms() - t0;
+    double t0 = now_ms();
+    if (!tlc_start_engine(opts)) {
+        status = TLC_EXIT_INTERNAL;
+        goto done;
     }
+    init_ms = bench.with_driver ? now_ms() - t0 : 0;
     TlcObject *result;
     int run = tlc_execute(code, timed_runs, n, &result);
     fflush(stdout);
@@ -303,10 +298,7 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
         fputs("tlc: out of memory\n", stderr);
         status = TLC_EXIT_INTERNAL;
     } else if (run == 1) {
-        char line[512];
-        tlc_format_error(&tlc_last_error, in, line, sizeof line);
-        fprintf(stderr, "%s\n", line);
-        status = TLC_EXIT_RUNTIME_ERROR;
+        status = tlc_report_run_error(in);
     } else {
         status = report(in, opts->engine->name, n, init_ms);
     }
@@ -336,7 +328,7 @@ int tlc_bench_main(int argc, char **argv)
     bench = (Bench){.repeat = BENCH_DEFAULT_REPEAT};
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+        if (tlc_is_help(a)) {
             tlc_print_usage(stdout, bench_usage);
             return TLC_EXIT_OK;
         }

@@ -48,6 +48,13 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
  * Graphviz output, which the driver writes whatever the engine. */
 bool tlc_run_needs_driver(const TlcRunOptions *o);
 
+/* Starts the driver's engine when the run needs it (tlc_run_needs_driver);
+ * false, with the message printed on stderr, when it cannot start. */
+bool tlc_start_engine(TlcRunOptions *o);
+
+/* `--help` or `-h`. */
+bool tlc_is_help(const char *arg);
+
 /* Parses a whole decimal int64 (as N of `tlc run`); 0 on success. */
 int tlc_parse_int64(const char *s, int64_t *out);
 

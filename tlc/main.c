@@ -99,7 +99,7 @@ int tlc_usage_error(TlcUsage usage, const char *fmt, const char *arg)
     return TLC_EXIT_USAGE;
 }
 
-static int is_help(const char *arg)
+bool tlc_is_help(const char *arg)
 {
     return strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0;
 }
@@ -144,7 +144,7 @@ static int cmd_asm(int argc, char **argv)
 {
     const char *in = NULL, *out = NULL;
     for (int i = 0; i < argc; i++) {
-        if (is_help(argv[i])) {
+        if (tlc_is_help(argv[i])) {
             tlc_print_usage(stdout, asm_usage);
             return TLC_EXIT_OK;
         } else if (strcmp(argv[i], "-o") == 0) {
@@ -197,7 +197,7 @@ static int cmd_dis(int argc, char **argv)
 {
     const char *in = NULL;
     for (int i = 0; i < argc; i++) {
-        if (is_help(argv[i])) {
+        if (tlc_is_help(argv[i])) {
             tlc_print_usage(stdout, dis_usage);
             return TLC_EXIT_OK;
         } else if (argv[i][0] == '-' && argv[i][1] != '\0') {
@@ -292,6 +292,18 @@ bool tlc_run_needs_driver(const TlcRunOptions *o)
     return o->engine->uses_driver || o->driver.dumps || o->driver.dot_file;
 }
 
+bool tlc_start_engine(TlcRunOptions *o)
+{
+    if (!tlc_run_needs_driver(o))
+        return true;
+    o->driver.engine = o->engine->driver_engine;
+    char err[512];
+    if (tlc_engines_init(&o->driver, err, sizeof err))
+        return true;
+    fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
+    return false;
+}
+
 /* Prints `tlc: CMD: ` FMT and the usage; returns TLC_OPTION_BAD. */
 static enum TlcOptionParse bad_option(TlcUsage usage, const char *cmd, const char *fmt,
                                       const char *arg)
@@ -357,7 +369,7 @@ static int cmd_run(int argc, char **argv)
     tlc_run_options_init(&opts);
     for (int i = 0; i < argc; i++) {
         const char *a = argv[i];
-        if (is_help(a)) {
+        if (tlc_is_help(a)) {
             tlc_print_usage(stdout, run_usage);
             return TLC_EXIT_OK;
         }
@@ -398,15 +410,10 @@ static int cmd_run(int argc, char **argv)
         return TLC_EXIT_INTERNAL;
     }
     bool with_driver = tlc_run_needs_driver(&opts);
-    if (with_driver) {
-        opts.driver.engine = opts.engine->driver_engine;
-        char err[512];
-        if (!tlc_engines_init(&opts.driver, err, sizeof err)) {
-            fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
-            tlc_code_free(code);
-            tlc_program_free(prog);
-            return TLC_EXIT_INTERNAL;
-        }
+    if (!tlc_start_engine(&opts)) {
+        tlc_code_free(code);
+        tlc_program_free(prog);
+        return TLC_EXIT_INTERNAL;
     }
     uint64_t allocs_before = tlc_allocations;
     double t0 = now_ms();
@@ -435,7 +442,7 @@ int main(int argc, char **argv)
     }
     const char *cmd = argv[1];
     int status;
-    if (is_help(cmd) || strcmp(cmd, "help") == 0) {
+    if (tlc_is_help(cmd) || strcmp(cmd, "help") == 0) {
         tlc_print_usage(stdout, main_usage);
         status = TLC_EXIT_OK;
     } else if (strcmp(cmd, "asm") == 0) {

@@ -99,6 +99,11 @@ int tlc_run_program(const TlcCode *code, TlcEngineFn engine, int64_t n, const ch
     fflush(out);
     if (status == 0)
         return TLC_EXIT_OK;
+    return tlc_report_run_error(file);
+}
+
+int tlc_report_run_error(const char *file)
+{
     char line[512];
     tlc_format_error(&tlc_last_error, file, line, sizeof line);
     fprintf(stderr, "%s\n", line);

@@ -26,8 +26,8 @@ TlcCode *tlc_code_new(const TlcProgram *prog);
 void tlc_code_free(TlcCode *code);
 
 /* An engine runs one frame exactly like tlc_eval does. */
-typedef TlcObject *(*TlcEngineFn)(const TlcCode *code, int64_t pc, TlcObject **args,
-                                  int64_t nargs, int64_t depth);
+typedef TlcObject *(*TlcEngineFn)(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                                  int64_t depth);
 
 /* Runs the program from pc 0 with the input `n` on `engine`, on a thread
  * with a stack large enough for TLC_MAX_DEPTH frames of any engine, and
@@ -41,5 +41,9 @@ int tlc_execute(const TlcCode *code, TlcEngineFn engine, int64_t n, TlcObject **
  * prints one line `FILE: pc P: KIND in OP: detail` on stderr. Returns the
  * exit status (0 or 1). Output goes to tlc_out (standard output). */
 int tlc_run_program(const TlcCode *code, TlcEngineFn engine, int64_t n, const char *file);
+
+/* Prints the last TLC run-time error (tlc_last_error) of a run of `file`
+ * as one line on stderr; returns TLC_EXIT_RUNTIME_ERROR. */
+int tlc_report_run_error(const char *file);
 
 #endif

@@ -22,52 +22,16 @@ if [ ! -x "$tlc" ]; then
     exit 2
 fi
 
+source "$(dirname "$0")/checks.sh"
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/tlc-bench.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
-
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $1"
-    if [ -e out ]; then
-        echo "    stdout: $(head -c 400 out)"
-        echo "    stderr: $(head -c 400 err)"
-    fi
-}
-
-# t DESCRIPTION EXPECTED_STATUS ARGS...: runs `tlc ARGS` (stdout in ./out,
-# stderr in ./err) and checks the exit status.
-t() {
-    local desc=$1 want=$2 st
-    shift 2
-    timeout 60 "$tlc" "$@" >out 2>err
-    st=$?
-    if [ "$st" = "$want" ]; then
-        pass
-        return 0
-    fi
-    fail "$desc: 'tlc $*' exited with $st, expected $want"
-    return 1
-}
 
 # v NAME: the value of the line `bench.NAME: VALUE` of ./out (empty when
 # absent).
 v() {
     sed -n "s/^bench\.$1: \{0,1\}//p" out | head -n 1
-}
-
-# expect DESCRIPTION COMMAND...: a check of the last output.
-expect() {
-    local desc=$1
-    shift
-    if "$@"; then pass; else fail "$desc"; fi
 }
 
 is_ms() {
@@ -246,5 +210,4 @@ t "--help" 0 bench --help && {
 }
 t "tlc --help names bench" 0 --help && expect "tlc --help: bench" grep -q "^  bench " out
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

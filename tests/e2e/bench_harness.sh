@@ -24,23 +24,7 @@ harness=$root/bench/run.sh
 rm -rf "$out"
 mkdir -p "$out" || exit 2
 
-passed=0
-failed=0
-
-pass() {
-    passed=$((passed + 1))
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $1"
-}
-
-expect() {
-    local desc=$1
-    shift
-    if "$@"; then pass; else fail "$desc"; fi
-}
+source "$here/checks.sh"
 
 # harness NAME EXPECTED_STATUS [VAR=VALUE...]: runs bench/run.sh with tiny
 # settings (changed by the VAR=VALUE arguments), stderr in OUT/NAME.err.
@@ -183,5 +167,4 @@ bad "BENCH_INTERP_BUDGET must be a positive integer" BENCH_INTERP_BUDGET=-1
 bash "$harness" "$tlc" >/dev/null 2>&1
 expect "missing C_DIR: status 2" [ $? = 2 ]
 
-echo "$passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

@@ -25,41 +25,14 @@ fi
 mutants=${TLC_CLI_MUTANTS:-300}
 seed=${TLC_CLI_SEED:-12345}
 
+t_timeout=10
+source "$(dirname "$0")/checks.sh"
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/tlc-cli.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
 cd "$work" || exit 2
 
-passed=0
-failed=0
 error_kinds='TypeError|IndexError|ZeroDivisionError|AttributeError|StackUnderflow|StackOverflow|BranchError|InvalidOpcode|RecursionError'
-
-pass() {
-    passed=$((passed + 1))
-}
-
-fail() {
-    failed=$((failed + 1))
-    echo "FAIL $1"
-    if [ -e out ]; then
-        echo "    stdout: $(head -c 300 out)"
-        echo "    stderr: $(head -c 300 err)"
-    fi
-}
-
-# t DESCRIPTION EXPECTED_STATUS ARGS...: runs tlc ARGS (stdout in ./out,
-# stderr in ./err) and checks the exit status.
-t() {
-    local desc=$1 want=$2
-    shift 2
-    timeout 10 "$tlc" "$@" >out 2>err
-    st=$?
-    if [ "$st" = "$want" ]; then
-        pass
-        return 0
-    fi
-    fail "$desc: 'tlc $*' exited with $st, expected $want"
-    return 1
-}
 
 # expect_out DESCRIPTION TEXT: ./out must be exactly TEXT (plus a newline).
 expect_out() {
@@ -386,5 +359,4 @@ for ((m = 1; m <= mutants; m++)); do
 done
 echo "mutants: $mutants ($n_rejected rejected, $n_ran ran, $n_loop valid endless loops)"
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -1,0 +1,47 @@
+# Sourced by the end-to-end scripts: counting checks and running tlc.
+#   pass / fail MESSAGE     count a check (fail prints MESSAGE and, when the
+#                           check ran tlc, the start of ./out and ./err)
+#   t DESC STATUS ARGS...   runs `$tlc ARGS` (stdout in ./out, stderr in
+#                           ./err, at most $t_timeout seconds, default 60)
+#                           and checks its exit status
+#   expect DESC COMMAND...  passes when COMMAND succeeds
+#   finish                  prints the counts; its status is 0 iff none failed
+passed=0
+failed=0
+
+pass() {
+    passed=$((passed + 1))
+}
+
+fail() {
+    failed=$((failed + 1))
+    echo "FAIL $1"
+    if [ -e out ] && [ -e err ]; then
+        echo "    stdout: $(head -c 400 out)"
+        echo "    stderr: $(head -c 400 err)"
+    fi
+}
+
+t() {
+    local desc=$1 want=$2 st
+    shift 2
+    timeout "${t_timeout:-60}" "$tlc" "$@" >out 2>err
+    st=$?
+    if [ "$st" = "$want" ]; then
+        pass
+        return 0
+    fi
+    fail "$desc: 'tlc $*' exited with $st, expected $want"
+    return 1
+}
+
+expect() {
+    local desc=$1
+    shift
+    if "$@"; then pass; else fail "$desc"; fi
+}
+
+finish() {
+    echo "$passed passed, $failed failed"
+    [ "$failed" = 0 ]
+}
