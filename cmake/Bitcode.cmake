@@ -68,3 +68,20 @@ function(jitgen_export_bitcode_symbols target bc_target bc_file)
   target_link_options(${target} PRIVATE -Wl,--dynamic-list=${list})
   set_property(TARGET ${target} APPEND PROPERTY LINK_DEPENDS ${list})
 endfunction()
+
+# jitgen_graph_image(NAME OUTPUT file.img BITCODE file.bc BITCODE_TARGET target)
+#
+# Translates bitcode into flow graphs at build time and writes them as a
+# graph image (docs/frontend.md, "Graph images"): the binary that embeds the
+# image loads its graphs in about a millisecond instead of parsing bitcode
+# at every start.
+function(jitgen_graph_image name)
+  cmake_parse_arguments(IMG "" "OUTPUT;BITCODE;BITCODE_TARGET" "" ${ARGN})
+  add_custom_command(
+    OUTPUT ${IMG_OUTPUT}
+    COMMAND jitgen-image ${IMG_BITCODE} ${IMG_OUTPUT}
+    DEPENDS ${IMG_BITCODE} ${IMG_BITCODE_TARGET} jitgen-image
+    COMMENT "Graph image ${name}"
+    VERBATIM)
+  add_custom_target(${name} DEPENDS ${IMG_OUTPUT})
+endfunction()

@@ -1,6 +1,7 @@
-/* The driver: one object per process that owns the module read from the
- * embedded bitcode, its binding-time analysis, the partial evaluator and the
- * backend, and routes portal calls to the selected engine. */
+/* The driver: one object per process that owns the module (loaded from a
+ * graph image, or read from bitcode), its binding-time analysis, the partial
+ * evaluator and the backend, and routes portal calls to the selected
+ * engine. */
 #include "jitgen/driver.h"
 
 #include <stdlib.h>
@@ -10,6 +11,7 @@
 #include "bta/bta.h"
 #include "dot.h"
 #include "frontend/eval.h"
+#include "frontend/image.h"
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
@@ -69,7 +71,7 @@ static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
     return jg_driver_call(ctx, args);
 }
 
-JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options, char *err,
+JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize)
 {
     JgDriver *d = calloc(1, sizeof *d);
@@ -97,7 +99,10 @@ JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *
         llvm_start = jg_llvm_start(&lo);
     }
     double t0 = now_ms();
-    d->module = jg_module_read_bitcode(bitcode, len, NULL, jg_resolve_self, NULL, err, errsize);
+    d->module =
+        jg_is_graph_image(graphs, len)
+            ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
+            : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
         char ignored[16];
         jg_llvm_free(llvm_start ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);

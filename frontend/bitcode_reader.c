@@ -513,17 +513,20 @@ static bool is_local_linkage(LLVMValueRef gv)
     return l == LLVMInternalLinkage || l == LLVMPrivateLinkage;
 }
 
-/* The native address of a function; an internal function with a body and
- * no exported symbol gets its graph as a unique token address. */
+/* The native address of a function. An internal function has no symbol the
+ * resolver could find (a name lookup could only find an unrelated function
+ * of the same name): one with a body gets its graph as a unique token
+ * address, one without is an error. */
 static void resolve_function(Reader *r, FnInfo *fi)
 {
-    fi->g->native = r->resolve(r->resolve_ctx, fi->name);
-    if (fi->g->native) {
-        fi->address = fi->g->native;
+    bool local = is_local_linkage(fi->fn);
+    if (fi->body && local) {
+        fi->address = fi->g;
         return;
     }
-    if (fi->body && is_local_linkage(fi->fn)) {
-        fi->address = fi->g;
+    fi->g->native = local ? NULL : r->resolve(r->resolve_ctx, fi->name);
+    if (fi->g->native) {
+        fi->address = fi->g->native;
         return;
     }
     rd_fail(r,

@@ -247,7 +247,9 @@ static void write_const(Reader *r, uint8_t *dst, uint64_t room, LLVMValueRef c, 
     if (t == JG_VOID || size > 8 || size > room)
         rd_fail_at(r, NULL, "malformed scalar initializer");
     ConstVal v = rd_const_eval(r, c, NULL);
-    memcpy(dst, &v.bits, size); /* little-endian: checked when parsing */
+    memcpy(dst, &v.bits, size);             /* little-endian: checked when parsing */
+    if (v.symbol && size == sizeof(void *)) /* an address, for graph images */
+        JG_VEC_PUSH(&r->m->arena, r->m->address_words, dst);
 }
 
 static GlobInfo *glob_info(Reader *r, LLVMValueRef gv)
@@ -264,7 +266,7 @@ static GlobInfo *glob_info(Reader *r, LLVMValueRef gv)
 
 /* The module's own copy of a private constant. The address is set before
  * the contents are written, so cycles through other copies terminate. */
-static void *copy_global(Reader *r, GlobInfo *gi, uint64_t size)
+static void *copy_global(Reader *r, GlobInfo *gi, uint64_t size, uint32_t *align_out)
 {
     LLVMValueRef init = LLVMGetInitializer(gi->gv);
     if (!LLVMIsGlobalConstant(gi->gv))
@@ -279,6 +281,7 @@ static void *copy_global(Reader *r, GlobInfo *gi, uint64_t size)
         align = 16; /* the arena's own alignment */
     uint8_t *raw = jg_arena_alloc(&r->m->arena, size + align);
     uint8_t *mem = (uint8_t *)(((uintptr_t)raw + align - 1) & ~(uintptr_t)(align - 1));
+    *align_out = (uint32_t)align;
     gi->address = mem;
     gi->state = GLOBAL_IN_PROGRESS;
     const char *saved = r->cur_global;
@@ -299,13 +302,13 @@ void *rd_global_address(Reader *r, LLVMValueRef gv)
     LLVMTypeRef ty = LLVMGlobalGetValueType(gv);
     uint64_t size = LLVMTypeIsSized(ty) ? LLVMABISizeOfType(r->td, ty) : 0;
     JgGlobal rec = {.name = gi->name, .size = size, .constant = LLVMIsGlobalConstant(gv)};
-    rec.address = r->resolve(r->resolve_ctx, gi->name);
-    if (rec.address) {
-        gi->address = rec.address;
-    } else if (LLVMGetLinkage(gv) == LLVMInternalLinkage ||
-               LLVMGetLinkage(gv) == LLVMPrivateLinkage) {
-        rec.address = copy_global(r, gi, size);
+    bool local =
+        LLVMGetLinkage(gv) == LLVMInternalLinkage || LLVMGetLinkage(gv) == LLVMPrivateLinkage;
+    if (local) { /* no symbol a name lookup could find: the module's own copy */
+        rec.address = copy_global(r, gi, size, &rec.align);
         rec.copied = true;
+    } else if ((rec.address = r->resolve(r->resolve_ctx, gi->name)) != NULL) {
+        gi->address = rec.address;
     } else {
         rd_fail(r,
                 "unresolved symbol '%s': global has no native address (is the binary linked "

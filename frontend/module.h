@@ -11,10 +11,11 @@
 /* A global variable the graphs refer to. */
 typedef struct JgGlobal {
     const char *name;
-    void *address; /* native address (or a private copy, see `copied`) */
-    uint64_t size; /* bytes */
-    bool constant; /* declared constant in the bitcode: loads from it fold */
-    bool copied;   /* private constant with no native symbol: the module owns a copy */
+    void *address;  /* native address (or a private copy, see `copied`) */
+    uint64_t size;  /* bytes */
+    bool constant;  /* declared constant in the bitcode: loads from it fold */
+    bool copied;    /* internal constant (no native symbol): the module owns a copy */
+    uint32_t align; /* copied: the copy's alignment in bytes */
 } JgGlobal;
 
 typedef struct JgModule {
@@ -22,7 +23,10 @@ typedef struct JgModule {
     JG_VEC(JgGraph *) graphs; /* every translated function and declaration */
     JG_VEC(JgGlobal) globals; /* every global referenced by a graph */
     JgGraph *portal;          /* the function annotated JIT_PORTAL, if any */
-    void *index;              /* lookup tables (private) */
+    /* pointer-sized words inside copied globals that hold addresses (of
+     * symbols, tokens or other copies): relocated by graph images */
+    JG_VEC(uint8_t *) address_words;
+    void *index; /* lookup tables (private) */
 } JgModule;
 
 /* Resolves a symbol of the running binary; NULL when absent. The default

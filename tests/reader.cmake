@@ -38,3 +38,17 @@ target_link_libraries(test_reader PRIVATE jitgen_frontend tlcvm PkgConfig::CMOCK
 set_target_properties(test_reader PROPERTIES ENABLE_EXPORTS ON)
 add_dependencies(test_reader reader_samples_bc reader_bad_bc reader_tlc_bc)
 add_test(NAME test_reader COMMAND test_reader)
+
+# Graph images: written from the same bitcode files, loaded, and compared
+# with what the reader builds (the samples again natively, for dlsym).
+add_executable(test_image unit/test_image.c ${READER_SAMPLES})
+target_include_directories(test_image PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/samples)
+target_compile_definitions(test_image PRIVATE
+  READER_SAMPLES_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_samples.bc"
+  READER_TLC_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_tlc.bc")
+target_link_libraries(test_image PRIVATE jitgen_bta jitgen_frontend tlcvm PkgConfig::CMOCKA m)
+set_target_properties(test_image PROPERTIES ENABLE_EXPORTS ON)
+# the portal (and what it references), which the test never calls natively
+target_link_options(test_image PRIVATE -Wl,--undefined=tlc_eval)
+add_dependencies(test_image reader_samples_bc reader_tlc_bc)
+add_test(NAME test_image COMMAND test_image)

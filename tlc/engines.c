@@ -1,15 +1,15 @@
 #include "engines.h"
 
-/* The interpreter's bitcode, embedded at build time (tlc/bitcode_blob.S). */
-extern const unsigned char tlc_interp_bitcode[];
-extern const unsigned char tlc_interp_bitcode_end[];
+/* The interpreter's graphs, embedded at build time (tlc/graph_image_blob.S). */
+extern const unsigned char tlc_interp_graphs[];
+extern const unsigned char tlc_interp_graphs_end[];
 
 static JgDriver *driver;
 
 bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
 {
-    size_t len = (size_t)(tlc_interp_bitcode_end - tlc_interp_bitcode);
-    driver = jg_driver_new(tlc_interp_bitcode, len, options, err, errsize);
+    size_t len = (size_t)(tlc_interp_graphs_end - tlc_interp_graphs);
+    driver = jg_driver_new(tlc_interp_graphs, len, options, err, errsize);
     return driver != NULL;
 }
 

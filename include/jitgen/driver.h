@@ -27,11 +27,11 @@ enum JgDump {
 
 typedef struct JgDriverOptions {
     JgEngine engine;
-    unsigned dumps;       /* JgDump bits */
-    FILE *dump_out;       /* default stderr */
-    bool no_virtuals;     /* ablation */
-    int llvm_opt;         /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
-                             methods with loops, none for the others */
+    unsigned dumps;   /* JgDump bits */
+    FILE *dump_out;   /* default stderr */
+    bool no_virtuals; /* ablation */
+    int llvm_opt;     /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
+                         methods with loops, none for the others */
     bool llvm_opt_set;
     const char *target;   /* triple for --dump=asm, NULL: the host */
     const char *dot_file; /* Graphviz of residual graphs, NULL: none */
@@ -39,10 +39,12 @@ typedef struct JgDriverOptions {
 
 typedef struct JgDriver JgDriver;
 
-/* Reads the bitcode, finds the portal (the function annotated JIT_PORTAL),
- * runs the binding-time analysis. NULL with a message in `err` on failure. */
-JgDriver *jg_driver_new(const void *bitcode, size_t len, const JgDriverOptions *options,
-                        char *err, size_t errsize);
+/* Loads the interpreter's graphs from `graphs`: a graph image (made at build
+ * time by jitgen-image, loaded in about a millisecond) or bitcode (translated
+ * now). Finds the portal (the function annotated JIT_PORTAL), runs the
+ * binding-time analysis. NULL with a message in `err` on failure. */
+JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
+                        size_t errsize);
 void jg_driver_free(JgDriver *d);
 
 /* Runs the portal with these arguments (one 64-bit slot per parameter:

@@ -11,10 +11,12 @@
 #include <cmocka.h>
 
 #include "bta/bta.h"
+#include "frontend/image.h"
 #include "frontend/module.h"
 #include "tlc/loader.h"
 
-extern const unsigned char tlc_interp_bitcode[], tlc_interp_bitcode_end[];
+/* The interpreter's graph image, embedded in tlcjit (tlc/graph_image_blob.S). */
+extern const unsigned char tlc_interp_graphs[], tlc_interp_graphs_end[];
 
 static char *read_all(const char *path, size_t *len)
 {
@@ -50,8 +52,11 @@ static unsigned count_ops(const JgBtaVariant *v, JgOpcode opcode, JgColor color)
 static void test_tlc_portal_colors(void **state)
 {
     (void)state;
-    JgModule *m = read_module(tlc_interp_bitcode, tlc_interp_bitcode_end - tlc_interp_bitcode);
     char err[512];
+    JgModule *m = jg_module_load_image(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
+                                       NULL, NULL, err, sizeof err);
+    if (!m)
+        fail_msg("image: %s", err);
     JgBta *bta = jg_bta_new(m, err, sizeof err);
     if (!bta)
         fail_msg("bta: %s", err);
@@ -122,7 +127,7 @@ static void test_sample_colors(void **state)
             else
                 red_loads++;
         }
-    assert_true(green_loads >= 2); /* prog->len, prog->code, code[pc] */
+    assert_true(green_loads >= 2);  /* prog->len, prog->code, code[pc] */
     assert_int_equal(red_loads, 1); /* bta_good_counter */
     jg_bta_free(bta);
     jg_module_free(m);

@@ -1,0 +1,22 @@
+/* Private to image_write.c and image_load.c: the layout of a graph image
+ * (docs/frontend.md, "Graph images"). All numbers are little-endian and
+ * fixed-width; strings are offsets into one string table (0: none). */
+#ifndef JITGEN_IMAGE_FORMAT_H
+#define JITGEN_IMAGE_FORMAT_H
+
+#include <stdint.h>
+
+#define JG_IMAGE_MAGIC "JGIMAGE"
+#define JG_IMAGE_MAGIC_LEN 8 /* with its NUL */
+#define JG_IMAGE_VERSION 1u
+
+/* What an address constant is relative to; the 64-bit field beside it holds
+ * the raw bits (NONE) or the addend. */
+enum JgImageReloc {
+    JG_RELOC_NONE,
+    JG_RELOC_SYMBOL, /* index into the symbol table: resolved on loading */
+    JG_RELOC_GRAPH,  /* a graph of the image (an internal function's token) */
+    JG_RELOC_GLOBAL, /* a global of the image: a copied constant */
+};
+
+#endif
