@@ -97,7 +97,8 @@ void lg_emit_exit(LgMethod *m, LLVMValueRef id)
     LLVMBuildBr(m->b, m->dispatch);
 }
 
-/* The way in from a dispatcher: parameters from slots 0..n-1. */
+/* The way in from a dispatcher: parameters from slots 0..n-1. A landing in
+ * a forwarding block (forward.c) goes on to its chain's end. */
 static LLVMBasicBlockRef landing(LgMethod *m, uint32_t block)
 {
     char name[32];
@@ -106,13 +107,27 @@ static LLVMBasicBlockRef landing(LgMethod *m, uint32_t block)
     const JgBlock *blk = &m->g->blocks.items[block];
     if (!lg_need_slots(m, blk->nparams))
         return NULL;
+    LLVMValueRef *loaded = malloc(sizeof *loaded * (blk->nparams + 1));
+    if (!loaded)
+        return lg_fail(m, "out of memory"), NULL;
     LLVMPositionBuilderAtEnd(m->b, bb);
-    for (uint32_t i = 0; i < blk->nparams; i++) {
-        JgVal p = blk->params[i];
-        LLVMValueRef v = load_slot(m, i, jg_value_type(m->g, p));
-        LLVMAddIncoming(m->vals[p], &v, &bb, 1);
+    for (uint32_t i = 0; i < blk->nparams; i++)
+        loaded[i] = load_slot(m, i, jg_value_type(m->g, blk->params[i]));
+    uint32_t final = lg_final_target(m, block);
+    const JgBlock *dest = &m->g->blocks.items[final];
+    const JgVal *args = final == block ? blk->params : m->fwd_args[block - m->lo];
+    for (uint32_t i = 0; i < dest->nparams; i++) {
+        const JgValueInfo *vi = jg_value(m->g, args[i]);
+        bool param = vi->kind == JG_VK_PARAM && vi->block == block && vi->index < blk->nparams;
+        LLVMValueRef v = param ? loaded[vi->index] : lg_value(m, args[i]);
+        if (!v) {
+            free(loaded);
+            return NULL;
+        }
+        LLVMAddIncoming(m->vals[dest->params[i]], &v, &bb, 1);
     }
-    LLVMBuildBr(m->b, m->bbs[block - m->lo]);
+    free(loaded);
+    LLVMBuildBr(m->b, m->bbs[final - m->lo]);
     return bb;
 }
 

@@ -4,6 +4,7 @@
  *   graphs.c   - per-graph bookkeeping: methods, block ids, the registry
  *   compile.c  - jg_llvm_compile: splitting a graph into methods
  *   methods.c  - one method: blocks, phis, links, terminators
+ *   forward.c  - blocks that only pass their parameters on, bypassed
  *   dispatch.c - dispatchers, InputArgs, landing blocks, the call wrapper
  *   lower.c    - operations -> LLVM instructions
  *   calls.c    - native, indirect and portal calls
@@ -68,9 +69,9 @@ struct JgLlvm {
     JgLlvmOptions options;
     JgLlvmStats stats;
     LLVMContextRef ctx;
-    LLVMTargetMachineRef tm;     /* the host: what runs */
+    LLVMTargetMachineRef tm;      /* the host: what runs */
     LLVMTargetMachineRef tm_fast; /* adaptive: straight-line methods (fast isel), else tm */
-    LLVMTargetMachineRef asm_tm; /* --dump=asm for a foreign triple, else NULL */
+    LLVMTargetMachineRef asm_tm;  /* --dump=asm for a foreign triple, else NULL */
     LLVMTargetDataRef asm_layout;
     char *asm_triple;
     char *triple; /* the host's */
@@ -143,9 +144,15 @@ typedef struct LgMethod {
     LLVMValueRef *vals;      /* per residual value of the graph */
     uint32_t *order;         /* reachable local blocks, reverse post-order */
     uint32_t norder;
-    uint32_t *rank;             /* per local block: its index in `order` */
-    bool *fused;                /* per local block: lowered inline at the end of its only
-                                   predecessor, a goto (no basic block, no phis) */
+    uint32_t *rank;       /* per local block: its index in `order` */
+    bool *fused;          /* per local block: lowered inline at the end of its only
+                             predecessor, a goto (no basic block, no phis) */
+    uint32_t *fwd_target; /* per local block: the end of its forwarding chain, or
+                             UINT32_MAX (forward.c) */
+    JgVal **fwd_args;     /* per forwarding block: the chain end's arguments, in
+                             its own parameters and constants */
+    JgVal *scratch;       /* arguments of the last effective link */
+    uint32_t scratch_cap;
     uint32_t current;           /* the residual block being lowered */
     LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
     bool loops;                 /* some link closes a loop of residual blocks */
@@ -167,6 +174,18 @@ bool lg_fail(LgMethod *m, const char *fmt, ...) __attribute__((format(printf, 2,
 bool lg_build_method(LgMethod *m);
 /* Ensures the InputArgs area can hold `n` slots (compile-time check). */
 bool lg_need_slots(LgMethod *m, uint32_t n);
+
+/* ---- forward.c ---- */
+
+/* Finds the blocks that only pass their parameters on, and where their
+ * chains end. */
+bool lg_find_forwarding(LgMethod *m);
+void lg_free_forwarding(LgMethod *m);
+/* The block a link to `target` really goes to. */
+uint32_t lg_final_target(const LgMethod *m, uint32_t target);
+/* `l` itself, or (when it goes to a forwarding block) the link to its
+ * chain's end in `buf`, valid until the next call; NULL on failure. */
+const JgLink *lg_effective_link(LgMethod *m, const JgLink *l, JgLink *buf);
 
 /* ---- dispatch.c ---- */
 

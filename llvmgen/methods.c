@@ -65,7 +65,7 @@ static void dfs(LgMethod *m, uint32_t root, bool *seen, DfsFrame *stack, uint32_
         const JgTerm *t = &m->g->blocks.items[f->block].term;
         uint32_t nlinks = has_successors(t) ? t->nlinks : 0;
         if (f->next < nlinks) {
-            uint32_t s = t->links[f->next++].target;
+            uint32_t s = lg_final_target(m, t->links[f->next++].target);
             if (internal(m, s) && !seen[s - m->lo]) {
                 seen[s - m->lo] = true;
                 stack[depth++] = (DfsFrame){s, 0};
@@ -78,7 +78,8 @@ static void dfs(LgMethod *m, uint32_t root, bool *seen, DfsFrame *stack, uint32_
 }
 
 /* Reverse post-order from the method's first block and every block its
- * dispatcher can enter: every block comes after its dominators. */
+ * dispatcher can enter (following forwarding chains): every block comes
+ * after its dominators. */
 static bool compute_order(LgMethod *m)
 {
     uint32_t n = m->hi - m->lo, npost = 0;
@@ -93,9 +94,11 @@ static bool compute_order(LgMethod *m)
         free(post);
         return lg_fail(m, "out of memory");
     }
-    for (uint32_t b = m->lo; b < m->hi; b++)
-        if ((b == m->lo || m->lg->blocks[b].enterable) && !seen[b - m->lo])
-            dfs(m, b, seen, stack, post, &npost);
+    for (uint32_t b = m->lo; b < m->hi; b++) {
+        uint32_t root = lg_final_target(m, b);
+        if ((b == m->lo || m->lg->blocks[b].enterable) && !seen[root - m->lo])
+            dfs(m, root, seen, stack, post, &npost);
+    }
     for (uint32_t i = 0; i < npost; i++) {
         m->order[i] = post[npost - 1 - i];
         m->rank[m->order[i] - m->lo] = i;
@@ -125,15 +128,21 @@ static bool find_fused(LgMethod *m)
     }
     for (uint32_t i = 0; i < m->norder; i++) {
         const JgTerm *t = &m->g->blocks.items[m->order[i]].term;
-        for (uint32_t l = 0; has_successors(t) && l < t->nlinks; l++)
-            if (internal(m, t->links[l].target))
-                preds[t->links[l].target - m->lo]++;
+        for (uint32_t l = 0; has_successors(t) && l < t->nlinks; l++) {
+            uint32_t s = lg_final_target(m, t->links[l].target);
+            if (internal(m, s))
+                preds[s - m->lo]++;
+        }
     }
+    /* a dispatcher's landing in a forwarding block enters its chain's end */
+    for (uint32_t b = m->lo; b < m->hi; b++)
+        if (m->lg->blocks[b].enterable && lg_final_target(m, b) != b)
+            preds[lg_final_target(m, b) - m->lo] += 2;
     for (uint32_t i = 0; i < m->norder; i++) {
         const JgTerm *t = &m->g->blocks.items[m->order[i]].term;
         if (t->kind != JG_TERM_GOTO || t->nlinks != 1)
             continue;
-        uint32_t s = t->links[0].target;
+        uint32_t s = lg_final_target(m, t->links[0].target);
         if (internal(m, s) && s != m->lo && !m->lg->blocks[s].enterable && preds[s - m->lo] == 1)
             m->fused[s - m->lo] = true;
     }
@@ -198,12 +207,13 @@ static void mark_latch(LgMethod *m, LLVMValueRef term)
 static void mark_if_latch(LgMethod *m, LLVMValueRef term, const JgTerm *t, const bool *live,
                           LLVMBasicBlockRef const *dests)
 {
-    for (uint32_t i = 0; i < t->nlinks; i++)
-        if (live[i] && retreating(m, t->links[i].target) &&
-            dests[i] == m->bbs[t->links[i].target - m->lo]) {
+    for (uint32_t i = 0; i < t->nlinks; i++) {
+        uint32_t target = lg_final_target(m, t->links[i].target);
+        if (live[i] && retreating(m, target) && dests[i] == m->bbs[target - m->lo]) {
             mark_latch(m, term);
             return;
         }
+    }
 }
 
 /* A link passes one value of the right type per parameter. */
@@ -254,11 +264,15 @@ static bool build_external(LgMethod *m, const JgLink *l)
 /* Where a terminator's link goes: the target itself, or a new edge block
  * (when the target is reached by several links of this terminator, a phi
  * needs one predecessor per link; when it is external). */
-static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *l, bool shared,
+static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *link, bool shared,
                                    LLVMBasicBlockRef from)
 {
-    if (l->target >= m->hi)
-        return lg_fail(m, "link to block %u, which does not exist yet", l->target), NULL;
+    if (link->target >= m->hi)
+        return lg_fail(m, "link to block %u, which does not exist yet", link->target), NULL;
+    JgLink buf;
+    const JgLink *l = lg_effective_link(m, link, &buf);
+    if (!l)
+        return NULL;
     bool inside = internal(m, l->target);
     if (inside && !shared)
         return add_incoming(m, l, from) ? m->bbs[l->target - m->lo] : NULL;
@@ -280,11 +294,11 @@ static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *l, bool shared,
  * another live link of the same terminator. */
 static bool shares_target(const LgMethod *m, const JgTerm *t, const bool *live, uint32_t i)
 {
-    uint32_t target = t->links[i].target;
+    uint32_t target = lg_final_target(m, t->links[i].target);
     if (!internal(m, target) || m->g->blocks.items[target].nparams == 0)
         return false;
     for (uint32_t j = 0; j < t->nlinks; j++)
-        if (j != i && live[j] && t->links[j].target == target)
+        if (j != i && live[j] && lg_final_target(m, t->links[j].target) == target)
             return true;
     return false;
 }
@@ -490,15 +504,17 @@ static bool build_block(LgMethod *m, uint32_t block)
             if (!lg_lower_op(m, &blk->ops.items[i]))
                 return false;
         const JgTerm *t = &blk->term;
-        if (t->kind != JG_TERM_GOTO || t->nlinks != 1 || !internal(m, t->links[0].target) ||
-            !m->fused[t->links[0].target - m->lo])
+        uint32_t next = t->nlinks == 1 ? lg_final_target(m, t->links[0].target) : 0;
+        if (t->kind != JG_TERM_GOTO || t->nlinks != 1 || !internal(m, next) ||
+            !m->fused[next - m->lo])
             return build_terminator(m, block);
-        const JgLink *l = &t->links[0];
-        if (!check_link(m, l))
+        JgLink buf;
+        const JgLink *l = lg_effective_link(m, &t->links[0], &buf);
+        if (!l || !check_link(m, l))
             return false;
-        const JgBlock *next = &m->g->blocks.items[l->target];
+        const JgBlock *dest = &m->g->blocks.items[l->target];
         for (uint32_t p = 0; p < l->nargs; p++)
-            m->vals[next->params[p]] = lg_value(m, l->args[p]);
+            m->vals[dest->params[p]] = lg_value(m, l->args[p]);
         block = l->target;
     }
 }
@@ -543,13 +559,15 @@ static void release(LgMethod *m)
     free(m->order);
     free(m->rank);
     free(m->fused);
+    free(m->scratch);
+    lg_free_forwarding(m);
     if (m->b)
         LLVMDisposeBuilder(m->b);
 }
 
 static bool build_body(LgMethod *m)
 {
-    if (!allocate(m) || !compute_order(m) || !find_fused(m))
+    if (!allocate(m) || !lg_find_forwarding(m) || !compute_order(m) || !find_fused(m))
         return false;
     LLVMTypeRef fty = method_type(m);
     if (!fty)

@@ -1295,6 +1295,67 @@ static void test_compile_errors(void **state)
     jg_llvm_free(l);
 }
 
+/* ---- forwarding blocks ------------------------------------------------------ */
+
+/* sum(n) whose loop header is reached only through a chain of blocks that
+ * only pass their parameters on (permuted): from two links of one branch
+ * and from the loop's back edge, so the chain's first block has three
+ * predecessors and is not simply fused into one. A branch into an empty
+ * infinite loop of forwarding blocks is never taken. The chain is
+ * bypassed: its blocks never reach LLVM. */
+static JgGraph *forwarding_graph(void)
+{
+    JgType t3[3] = {JG_I64, JG_I64, JG_I64};
+    JgGraph *g = residual("fwd", JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t f1 = jg_block_new(g, 3, t3), f2 = jg_block_new(g, 3, t3);
+    uint32_t head = jg_block_new(g, 3, t3), body = jg_block_new(g, 0, NULL);
+    uint32_t done = jg_block_new(g, 0, NULL), start = jg_block_new(g, 0, NULL);
+    uint32_t c1 = jg_block_new(g, 0, NULL), c2 = jg_block_new(g, 0, NULL);
+    JgVal n = P(g, 0, 0);
+    jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, JG_SLT, n, k64(g, 0)), jg_link(g, c1, 0, NULL),
+                  jg_link(g, start, 0, NULL));
+    go(g, c1, c2, 0, NULL);
+    go(g, c2, c1, 0, NULL);
+    JgVal from1[3] = {n, k64(g, 1), k64(g, 0)};
+    jg_set_branch(g, start, cmp(g, start, JG_OP_ICMP, JG_EQ, n, k64(g, 5)),
+                  jg_link(g, f1, 3, from1), jg_link(g, f1, 3, from1));
+    /* f1(lim, i, acc) -> f2(i, lim, acc) -> head(i, acc, lim) */
+    go(g, f1, f2, 3, (JgVal[]){P(g, f1, 1), P(g, f1, 0), P(g, f1, 2)});
+    go(g, f2, head, 3, (JgVal[]){P(g, f2, 0), P(g, f2, 2), P(g, f2, 1)});
+    JgVal i = P(g, head, 0), acc = P(g, head, 1), lim = P(g, head, 2);
+    jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_SLE, i, lim), jg_link(g, body, 0, NULL),
+                  jg_link(g, done, 0, NULL));
+    JgVal acc2 = op2(g, body, JG_OP_ADD, JG_I64, acc, i);
+    JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
+    go(g, body, f1, 3, (JgVal[]){lim, i2, acc2});
+    jg_set_return(g, done, acc);
+    return g;
+}
+
+static void test_forwarding_blocks(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM, .dump_out = out});
+    JgGraph *g = forwarding_graph();
+    compile(l, g);
+    for (uint64_t v = 0; v < 12; v++)
+        assert_int_equal(jg_llvm_call(l, g, &v), eval(g, &v));
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100}), 5050);
+    jg_llvm_free(l);
+    fclose(out);
+    /* f1 and f2 (blocks 1 and 2) are bypassed; of the circle c1 -> c2 -> c1
+     * (blocks 7 and 8) one block stays */
+    assert_null(strstr(text, "\nb1:"));
+    assert_null(strstr(text, "\nb2:"));
+    assert_non_null(strstr(text, "\nb3:"));
+    assert_true((strstr(text, "\nb7:") != NULL) + (strstr(text, "\nb8:") != NULL) == 1);
+    free(text);
+}
+
 /* ---- dumps ----------------------------------------------------------------- */
 
 static char *dump_of(const char *triple, unsigned dumps)
@@ -1391,6 +1452,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_results_from_secondaries, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloca_outlives_secondary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloca_areas_grow, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_forwarding_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_block_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_method_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_miss_is_fatal, setup, teardown),
