@@ -131,6 +131,24 @@ static LLVMBasicBlockRef landing(LgMethod *m, uint32_t block)
     return bb;
 }
 
+/* A landing in the middle of a loop (cold.c): the copy of the method
+ * enters there and runs until control leaves it, as this method would. */
+static LLVMBasicBlockRef cold_landing(LgMethod *m, uint32_t block, LLVMValueRef id)
+{
+    char name[32];
+    snprintf(name, sizeof name, "cold.b%u", block);
+    LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, name);
+    LLVMPositionBuilderAtEnd(m->b, bb);
+    JgLlvm *llvm = m->llvm;
+    LLVMTypeRef params[2] = {llvm->t_i32, llvm->t_ptr};
+    LLVMValueRef args[2] = {id, m->ia};
+    LLVMValueRef next = LLVMBuildCall2(m->b, LLVMFunctionType(llvm->t_i32, params, 2, 0),
+                                       m->cold_fn, args, 2, "next");
+    LLVMSetTailCall(next, 1);
+    LLVMBuildRet(m->b, next);
+    return bb;
+}
+
 static LLVMBasicBlockRef unreachable_block(LgMethod *m)
 {
     LLVMBasicBlockRef bb = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, "bad.blockid");
@@ -154,7 +172,8 @@ static LLVMValueRef build_block_switch(LgMethod *m, LLVMValueRef id)
     for (uint32_t b = m->lo; b < m->hi; b++) {
         if (!m->lg->blocks[b].enterable)
             continue;
-        LLVMBasicBlockRef bb = landing(m, b);
+        bool cold = m->cold && m->cold[b - m->lo];
+        LLVMBasicBlockRef bb = cold ? cold_landing(m, b, id) : landing(m, b);
         if (!bb)
             return NULL;
         LLVMAddCase(sw, LLVMConstInt(m->llvm->t_i32, b - m->lo, 0), bb);

@@ -5,6 +5,7 @@
  *   compile.c  - jg_llvm_compile: splitting a graph into methods
  *   methods.c  - one method: blocks, phis, links, terminators
  *   forward.c  - blocks that only pass their parameters on, bypassed
+ *   cold.c     - landings in the middle of loops, sent to a copy of the method
  *   dispatch.c - dispatchers, InputArgs, landing blocks, the call wrapper
  *   lower.c    - operations -> LLVM instructions
  *   calls.c    - native, indirect and portal calls
@@ -153,6 +154,11 @@ typedef struct LgMethod {
                              its own parameters and constants */
     JgVal *scratch;       /* arguments of the last effective link */
     uint32_t scratch_cap;
+    bool clone;          /* the copy of a method that cold landings call (cold.c) */
+    const char *fn_name; /* the function's name (NULL: the module's) */
+    bool *cold;          /* per local block: its landing calls cold_fn */
+    uint32_t ncold;
+    LLVMValueRef cold_fn;       /* the clone, when ncold > 0 */
     uint32_t current;           /* the residual block being lowered */
     LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
     bool loops;                 /* some link closes a loop of residual blocks */
@@ -186,6 +192,12 @@ uint32_t lg_final_target(const LgMethod *m, uint32_t target);
 /* `l` itself, or (when it goes to a forwarding block) the link to its
  * chain's end in `buf`, valid until the next call; NULL on failure. */
 const JgLink *lg_effective_link(LgMethod *m, const JgLink *l, JgLink *buf);
+
+/* ---- cold.c ---- */
+
+/* Marks the landings of a secondary that would enter a loop elsewhere than
+ * at its header (m->cold, m->ncold). */
+bool lg_find_cold_entries(LgMethod *m);
 
 /* ---- dispatch.c ---- */
 

@@ -560,20 +560,60 @@ static void release(LgMethod *m)
     free(m->rank);
     free(m->fused);
     free(m->scratch);
+    free(m->cold);
     lg_free_forwarding(m);
     if (m->b)
         LLVMDisposeBuilder(m->b);
 }
 
+static void add_fn_attribute(LgMethod *m, LLVMValueRef fn, const char *name)
+{
+    unsigned kind = LLVMGetEnumAttributeKindForName(name, strlen(name));
+    LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                            LLVMCreateEnumAttribute(m->llvm->ctx, kind, 0));
+}
+
+/* The copy of the method that its cold landings call: every landing, and
+ * no optimization (it only runs when a later method jumps into the middle
+ * of one of this method's loops). */
+static bool build_clone(LgMethod *m)
+{
+    size_t len;
+    char name[160];
+    snprintf(name, sizeof name, "%s.entries", LLVMGetModuleIdentifier(m->mod, &len));
+    LgMethod c = {.llvm = m->llvm,
+                  .lg = m->lg,
+                  .g = m->g,
+                  .lo = m->lo,
+                  .hi = m->hi,
+                  .method = m->method,
+                  .area_index = m->area_index,
+                  .mod = m->mod,
+                  .clone = true,
+                  .fn_name = name,
+                  .err = m->err,
+                  .errsize = m->errsize};
+    if (!lg_build_method(&c))
+        return m->failed = true, false;
+    LLVMSetLinkage(c.fn, LLVMInternalLinkage);
+    add_fn_attribute(m, c.fn, "optnone");
+    add_fn_attribute(m, c.fn, "noinline");
+    add_fn_attribute(m, c.fn, "cold");
+    m->cold_fn = c.fn;
+    return true;
+}
+
 static bool build_body(LgMethod *m)
 {
-    if (!allocate(m) || !lg_find_forwarding(m) || !compute_order(m) || !find_fused(m))
+    if (!allocate(m) || !lg_find_forwarding(m) || !compute_order(m) || !find_fused(m) ||
+        !lg_find_cold_entries(m) || (m->ncold && !build_clone(m)))
         return false;
     LLVMTypeRef fty = method_type(m);
     if (!fty)
         return lg_fail(m, "out of memory");
     size_t len;
-    m->fn = LLVMAddFunction(m->mod, LLVMGetModuleIdentifier(m->mod, &len), fty);
+    m->fn = LLVMAddFunction(m->mod, m->fn_name ? m->fn_name : LLVMGetModuleIdentifier(m->mod, &len),
+                            fty);
     m->b = LLVMCreateBuilderInContext(m->llvm->ctx);
     m->entry = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, "entry");
     create_blocks(m);

@@ -336,6 +336,66 @@ static void test_no_virtuals_loop_closes(void **state)
     }
 }
 
+/* Whether optimized LLVM IR has a block whose branch goes back to itself:
+ * a loop LLVM rotated into one block. */
+static bool has_single_block_loop(const char *ir)
+{
+    char label[64] = "";
+    for (const char *line = ir; line && *line;
+         line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        size_t len = strcspn(line, "\n");
+        const char *colon = memchr(line, ':', len);
+        if (line[0] != ' ' && colon && (size_t)(colon - line) < sizeof label - 2) {
+            label[0] = '%';
+            memcpy(label + 1, line, (size_t)(colon - line));
+            label[colon - line + 1] = '\0';
+            continue;
+        }
+        if (label[0] && strncmp(line, "  br ", 5) == 0) {
+            const char *at = line;
+            while ((at = strstr(at, label)) && at < line + len) {
+                char next = at[strlen(label)];
+                if (next == ',' || next == '\n')
+                    return true;
+                at++;
+            }
+        }
+    }
+    return false;
+}
+
+/* The hot loops reach LLVM with one header, although later compilations may
+ * enter them elsewhere (forwarding blocks and cold landings in llvmgen):
+ * LLVM rotates them into one block, and the results stay right. */
+static void test_jit_loops_are_rotated(void **state)
+{
+    (void)state;
+    const char *files[] = {"factorial.tlc", "fibonacci.tlc"};
+    const char *expect[] = {"3628800\n", "55\n"};
+    for (size_t i = 0; i < 2; i++) {
+        char *ir = NULL;
+        size_t size;
+        FILE *mem = open_memstream(&ir, &size);
+        assert_non_null(mem);
+        tlc_engines_shutdown();
+        JgDriverOptions options = {
+            .engine = JG_ENGINE_JIT, .dumps = JG_DUMP_LLVM_OPT, .dump_out = mem};
+        char err[512];
+        assert_true(tlc_engines_init(&options, err, sizeof err));
+        Run jit = run_file(files[i], 10, tlc_eval_driver);
+        tlc_engines_shutdown();
+        fclose(mem);
+        assert_string_equal(jit.text, expect[i]);
+        if (!has_single_block_loop(ir))
+            fail_msg("%s: no single-block loop in:\n%s", files[i], ir);
+        free(ir);
+        free(jit.text);
+    }
+    JgDriverOptions options = {.engine = JG_ENGINE_PE};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+}
+
 int main(void)
 {
     GC_INIT();
@@ -346,6 +406,7 @@ int main(void)
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
+        cmocka_unit_test(test_jit_loops_are_rotated),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     tlc_classes_free();
