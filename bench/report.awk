@@ -373,7 +373,7 @@ function results(    j, i) {
     print "## Compile time per layer"
     print ""
     print "At n = " fmt_n(min_n) ", from the engine's statistics after the first call (`tlc bench`):"
-    print "engine start is `jg_driver_new` (reading the interpreter's bitcode, binding-time"
+    print "engine start is `jg_driver_new` (loading the interpreter's graph image, binding-time"
     print "analysis, starting LLVM); all compile work is `jit.compile_ms` (frontend + BTA,"
     print "partial evaluation, LLVM IR, optimization and code generation); JIT − JIT 2 is the"
     print "cost of a first call over a later one."
