@@ -4,9 +4,10 @@
  * blocks enterable just in case a later compilation jumps to them, and
  * such jumps are rare. So a secondary whose landings would enter a loop
  * anywhere but at its header is built twice: the method itself, whose
- * landings at those blocks call a copy of the method, and that copy (all
- * landings, `optnone`: LLVM's optimizer skips it), which runs until control
- * leaves it exactly as the method would. */
+ * landings at those blocks call a copy of the method, and that copy (only
+ * those landings and the blocks they reach, `optnone`: LLVM's optimizer
+ * skips it), which runs until control leaves it exactly as the method
+ * would. */
 #include <stdlib.h>
 
 #include "internal.h"

@@ -157,7 +157,7 @@ static LLVMBasicBlockRef unreachable_block(LgMethod *m)
     return bb;
 }
 
-/* switch (block number of `id`) to the landings of the enterable blocks;
+/* switch (block number of `id`) to the landings (lg_has_landing);
  * the builder must be at the end of the block that ends with it. */
 static LLVMValueRef build_block_switch(LgMethod *m, LLVMValueRef id)
 {
@@ -167,10 +167,10 @@ static LLVMValueRef build_block_switch(LgMethod *m, LLVMValueRef id)
     LLVMValueRef blockno = LLVMBuildAnd(m->b, id, LLVMConstInt(m->llvm->t_i32, 0xffff, 0), "");
     uint32_t n = 0;
     for (uint32_t b = m->lo; b < m->hi; b++)
-        n += m->lg->blocks[b].enterable;
+        n += lg_has_landing(m, b);
     LLVMValueRef sw = LLVMBuildSwitch(m->b, blockno, bad, n);
     for (uint32_t b = m->lo; b < m->hi; b++) {
-        if (!m->lg->blocks[b].enterable)
+        if (!lg_has_landing(m, b))
             continue;
         bool cold = m->cold && m->cold[b - m->lo];
         LLVMBasicBlockRef bb = cold ? cold_landing(m, b, id) : landing(m, b);

@@ -154,9 +154,11 @@ typedef struct LgMethod {
                              its own parameters and constants */
     JgVal *scratch;       /* arguments of the last effective link */
     uint32_t scratch_cap;
-    bool clone;          /* the copy of a method that cold landings call (cold.c) */
-    const char *fn_name; /* the function's name (NULL: the module's) */
-    bool *cold;          /* per local block: its landing calls cold_fn */
+    bool clone;               /* the copy of a method that cold landings call (cold.c) */
+    const bool *entries_only; /* the clone: per local block, whether it has a landing
+                                 (NULL: every enterable block has one) */
+    const char *fn_name;      /* the function's name (NULL: the module's) */
+    bool *cold;               /* per local block: its landing calls cold_fn */
     uint32_t ncold;
     LLVMValueRef cold_fn;       /* the clone, when ncold > 0 */
     uint32_t current;           /* the residual block being lowered */
@@ -180,6 +182,12 @@ bool lg_fail(LgMethod *m, const char *fmt, ...) __attribute__((format(printf, 2,
 bool lg_build_method(LgMethod *m);
 /* Ensures the InputArgs area can hold `n` slots (compile-time check). */
 bool lg_need_slots(LgMethod *m, uint32_t n);
+
+/* Whether the method's dispatcher switch has a landing for `block`. */
+static inline bool lg_has_landing(const LgMethod *m, uint32_t block)
+{
+    return m->entries_only ? m->entries_only[block - m->lo] : m->lg->blocks[block].enterable;
+}
 
 /* ---- forward.c ---- */
 

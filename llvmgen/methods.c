@@ -96,7 +96,8 @@ static bool compute_order(LgMethod *m)
     }
     for (uint32_t b = m->lo; b < m->hi; b++) {
         uint32_t root = lg_final_target(m, b);
-        if ((b == m->lo || m->lg->blocks[b].enterable) && !seen[root - m->lo])
+        bool entered = m->entries_only ? lg_has_landing(m, b) : b == m->lo || lg_has_landing(m, b);
+        if (entered && !seen[root - m->lo])
             dfs(m, root, seen, stack, post, &npost);
     }
     for (uint32_t i = 0; i < npost; i++) {
@@ -136,7 +137,7 @@ static bool find_fused(LgMethod *m)
     }
     /* a dispatcher's landing in a forwarding block enters its chain's end */
     for (uint32_t b = m->lo; b < m->hi; b++)
-        if (m->lg->blocks[b].enterable && lg_final_target(m, b) != b)
+        if (lg_has_landing(m, b) && lg_final_target(m, b) != b)
             preds[lg_final_target(m, b) - m->lo] += 2;
     for (uint32_t i = 0; i < m->norder; i++) {
         const JgTerm *t = &m->g->blocks.items[m->order[i]].term;
@@ -573,9 +574,9 @@ static void add_fn_attribute(LgMethod *m, LLVMValueRef fn, const char *name)
                             LLVMCreateEnumAttribute(m->llvm->ctx, kind, 0));
 }
 
-/* The copy of the method that its cold landings call: every landing, and
- * no optimization (it only runs when a later method jumps into the middle
- * of one of this method's loops). */
+/* The copy of the method that its cold landings call: only those landings
+ * and what they reach, and no optimization (it only runs when a later
+ * method jumps into the middle of one of this method's loops). */
 static bool build_clone(LgMethod *m)
 {
     size_t len;
@@ -590,6 +591,7 @@ static bool build_clone(LgMethod *m)
                   .area_index = m->area_index,
                   .mod = m->mod,
                   .clone = true,
+                  .entries_only = m->cold,
                   .fn_name = name,
                   .err = m->err,
                   .errsize = m->errsize};

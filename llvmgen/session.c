@@ -423,7 +423,8 @@ bool lg_emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *c
     double t0 = lg_now_ms();
     char *msg = NULL;
     LLVMMemoryBufferRef obj = NULL;
-    if (LLVMTargetMachineEmitToMemoryBuffer(lg_target_machine(llvm, loops), mod, LLVMObjectFile, &msg, &obj)) {
+    if (LLVMTargetMachineEmitToMemoryBuffer(lg_target_machine(llvm, loops), mod, LLVMObjectFile,
+                                            &msg, &obj)) {
         snprintf(err, errsize, "LLVM code generation: %s", msg ? msg : "?");
         LLVMDisposeMessage(msg);
         return false;

@@ -36,7 +36,8 @@ static LLVMModuleRef build_warmup(JgLlvm *llvm, const char *name)
 
     LLVMPositionBuilderAtEnd(b, enter);
     LLVMValueRef n0 = LLVMBuildLoad2(b, i64, slots, "");
-    LLVMValueRef p1 = LLVMBuildGEP2(b, i64, slots, (LLVMValueRef[]){LLVMConstInt(i64, 1, 0)}, 1, "");
+    LLVMValueRef p1 =
+        LLVMBuildGEP2(b, i64, slots, (LLVMValueRef[]){LLVMConstInt(i64, 1, 0)}, 1, "");
     LLVMValueRef acc0 = LLVMBuildLoad2(b, i64, p1, "");
     LLVMBuildBr(b, head);
 
@@ -57,7 +58,8 @@ static LLVMModuleRef build_warmup(JgLlvm *llvm, const char *name)
     LLVMValueRef result = LLVMBuildPhi(b, i64, "result");
     LLVMAddIncoming(result, (LLVMValueRef[]){LLVMConstInt(i64, 0, 0), acc},
                     (LLVMBasicBlockRef[]){entry, head}, 2);
-    LLVMValueRef p2 = LLVMBuildGEP2(b, i64, slots, (LLVMValueRef[]){LLVMConstInt(i64, 2, 0)}, 1, "");
+    LLVMValueRef p2 =
+        LLVMBuildGEP2(b, i64, slots, (LLVMValueRef[]){LLVMConstInt(i64, 2, 0)}, 1, "");
     LLVMValueRef callee = LLVMBuildIntToPtr(b, LLVMBuildLoad2(b, i64, p2, ""), ptr, "");
     LLVMTypeRef cty = LLVMFunctionType(i64, (LLVMTypeRef[]){i64}, 1, 0);
     LLVMValueRef r = LLVMBuildCall2(b, cty, callee, (LLVMValueRef[]){result}, 1, "");
