@@ -83,9 +83,12 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     const char *verify = getenv("JITGEN_VERIFY");
     d->verify = verify && *verify && *verify != '0';
     /* LLVM starts (and warms up) on another thread while the frontend
-     * reads the bitcode: on two cores, most of its start-up is hidden */
+     * loads the interpreter's graphs: on two cores, part of its start-up is
+     * hidden */
     JgLlvmStart *llvm_start = NULL;
-    jg_frontend_init();
+    bool image = jg_is_graph_image(graphs, len);
+    if (!image)
+        jg_frontend_init(); /* the bitcode reader's LLVM options, before LLVM's thread */
     if (options->engine == JG_ENGINE_JIT) {
         JgLlvmOptions lo = {
             .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
@@ -100,9 +103,8 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     }
     double t0 = now_ms();
     d->module =
-        jg_is_graph_image(graphs, len)
-            ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
-            : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
+        image ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
+              : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
         char ignored[16];
         jg_llvm_free(llvm_start ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);

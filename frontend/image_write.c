@@ -197,11 +197,11 @@ static bool address_reloc(Writer *w, uint64_t bits, Reloc *out)
     return false;
 }
 
-static void put_reloc(Writer *w, Reloc r)
+static void put_reloc(Out *o, Reloc r)
 {
-    put_u8(&w->body, r.kind);
-    put_u32(&w->body, r.index);
-    put_u64(&w->body, r.addend);
+    put_u8(o, r.kind);
+    put_u32(o, r.index);
+    put_u64(o, r.addend);
 }
 
 static void write_global(Writer *w, const JgGlobal *g)
@@ -221,12 +221,10 @@ static void write_global(Writer *w, const JgGlobal *g)
     }
     put_u32(&w->body, g->align);
     put(&w->body, g->address, g->size);
+    /* the relocations of the copy: its address words, one pass */
     const uint8_t *mem = g->address;
+    Out relocs = {0};
     uint32_t n = 0;
-    for (uint64_t off = 0; off + 8 <= g->size; off++)
-        if (pm_get(&w->words, mem + off, &(uint64_t){0}))
-            n++;
-    put_u32(&w->body, n);
     for (uint64_t off = 0; off + 8 <= g->size; off++) {
         uint64_t bits;
         memcpy(&bits, mem + off, 8);
@@ -237,16 +235,19 @@ static void write_global(Writer *w, const JgGlobal *g)
                      "graph image: constant '%s' holds an address at offset %llu that cannot "
                      "be relocated",
                      g->name, (unsigned long long)off);
-            continue;
-        }
-        if (!address_reloc(w, bits, &r)) {
+        } else if (!address_reloc(w, bits, &r)) {
             fail(w, "graph image: constant '%s' holds an unknown address at offset %llu", g->name,
                  (unsigned long long)off);
-            return;
+        } else {
+            put_u64(&relocs, off);
+            put_reloc(&relocs, r);
+            n++;
         }
-        put_u64(&w->body, off);
-        put_reloc(w, r);
     }
+    put_u32(&w->body, n);
+    put(&w->body, relocs.data, relocs.len);
+    w->body.oom = w->body.oom || relocs.oom;
+    free(relocs.data);
 }
 
 static void write_value(Writer *w, const JgGraph *g, const JgValueInfo *vi)
@@ -268,7 +269,7 @@ static void write_value(Writer *w, const JgGraph *g, const JgValueInfo *vi)
              "graph image: %s: an integer constant holds a symbol's address (or collides with "
              "the image's placeholder addresses: %#llx)",
              g->name, (unsigned long long)vi->bits);
-    put_reloc(w, r);
+    put_reloc(&w->body, r);
 }
 
 static uint32_t graph_id(Writer *w, const JgGraph *g)

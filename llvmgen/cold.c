@@ -12,26 +12,16 @@
 
 #include "internal.h"
 
-static bool internal(const LgMethod *m, uint32_t block)
-{
-    return block >= m->lo && block < m->hi;
-}
-
-static bool has_successors(const JgTerm *t)
-{
-    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
-}
-
 /* The i-th successor of local block `b` as lowered (past forwarding
  * blocks), UINT32_MAX - 1 for one in another method, UINT32_MAX past the
  * last. */
 static uint32_t successor(const LgMethod *m, uint32_t b, uint32_t i)
 {
     const JgTerm *t = &m->g->blocks.items[b].term;
-    if (!has_successors(t) || i >= t->nlinks)
+    if (!lg_has_successors(t) || i >= t->nlinks)
         return UINT32_MAX;
     uint32_t s = lg_final_target(m, t->links[i].target);
-    return internal(m, s) ? s : UINT32_MAX - 1;
+    return lg_internal(m, s) ? s : UINT32_MAX - 1;
 }
 
 typedef struct Frame {
@@ -40,15 +30,15 @@ typedef struct Frame {
 
 /* Strongly connected components of the reachable blocks (Tarjan, without
  * recursion): comp[local] is a component number, cyclic[comp] whether it
- * holds a cycle (cyclic[n + local]: whether the block jumps to itself). */
+ * holds a cycle. */
 static bool components(const LgMethod *m, uint32_t *comp, bool *cyclic)
 {
     uint32_t n = m->hi - m->lo, counter = 0, ncomp = 0, sp = 0, depth = 0;
     uint32_t *index = malloc(sizeof *index * n), *low = malloc(sizeof *low * n);
     uint32_t *stack = malloc(sizeof *stack * n);
-    bool *on = calloc(n, sizeof *on);
+    bool *on = calloc(n, sizeof *on), *self_loop = calloc(n, sizeof *self_loop);
     Frame *frames = malloc(sizeof *frames * n);
-    bool ok = index && low && stack && on && frames;
+    bool ok = index && low && stack && on && self_loop && frames;
     for (uint32_t i = 0; ok && i < n; i++)
         index[i] = UINT32_MAX;
     for (uint32_t r = 0; ok && r < m->norder; r++) {
@@ -68,8 +58,7 @@ static bool components(const LgMethod *m, uint32_t *comp, bool *cyclic)
                 if (s == UINT32_MAX - 1)
                     continue;
                 uint32_t w = s - m->lo;
-                if (w == v)
-                    cyclic[n + v] = true; /* a self-loop, recorded per block */
+                self_loop[v] = self_loop[v] || w == v;
                 if (index[w] == UINT32_MAX) {
                     index[w] = low[w] = counter++;
                     stack[sp++] = w;
@@ -91,7 +80,7 @@ static bool components(const LgMethod *m, uint32_t *comp, bool *cyclic)
                 w = stack[--sp];
                 on[w] = false;
                 comp[w] = ncomp;
-                loop = loop || cyclic[n + w];
+                loop = loop || self_loop[w];
                 size++;
             } while (w != v);
             cyclic[ncomp++] = loop || size > 1;
@@ -101,6 +90,7 @@ static bool components(const LgMethod *m, uint32_t *comp, bool *cyclic)
     free(low);
     free(stack);
     free(on);
+    free(self_loop);
     free(frames);
     return ok;
 }
@@ -119,10 +109,10 @@ static void mark_cold(LgMethod *m, const uint32_t *comp, const bool *cyclic)
         return;
     for (uint32_t c = 0; c < n; c++)
         entry[c] = NONE;
+    if (cyclic[comp[0]]) /* the dispatcher enters the method's first block */
+        entry[comp[0]] = m->lo;
     for (uint32_t i = 0; i < m->norder; i++) {
         uint32_t b = m->order[i];
-        if (b == m->lo && cyclic[comp[0]])
-            entry[comp[0]] = entry[comp[0]] == NONE || entry[comp[0]] == b ? b : MANY;
         for (uint32_t l = 0;; l++) {
             uint32_t s = successor(m, b, l);
             if (s == UINT32_MAX)
@@ -160,7 +150,7 @@ bool lg_find_cold_entries(LgMethod *m)
     if (m->primary || m->clone)
         return true;
     uint32_t *comp = calloc(n, sizeof *comp);
-    bool *cyclic = calloc(2 * (size_t)n, sizeof *cyclic);
+    bool *cyclic = calloc(n, sizeof *cyclic);
     bool ok = comp && cyclic && components(m, comp, cyclic);
     if (ok)
         mark_cold(m, comp, cyclic);

@@ -98,7 +98,9 @@ void lg_emit_exit(LgMethod *m, LLVMValueRef id)
 }
 
 /* The way in from a dispatcher: parameters from slots 0..n-1. A landing in
- * a forwarding block (forward.c) goes on to its chain's end. */
+ * a forwarding block (forward.c) goes on to its chain's end: the block is
+ * never lowered, so its parameters take the loaded values and the link to
+ * the chain's end is composed from them. */
 static LLVMBasicBlockRef landing(LgMethod *m, uint32_t block)
 {
     char name[32];
@@ -107,27 +109,28 @@ static LLVMBasicBlockRef landing(LgMethod *m, uint32_t block)
     const JgBlock *blk = &m->g->blocks.items[block];
     if (!lg_need_slots(m, blk->nparams))
         return NULL;
-    LLVMValueRef *loaded = malloc(sizeof *loaded * (blk->nparams + 1));
-    if (!loaded)
-        return lg_fail(m, "out of memory"), NULL;
     LLVMPositionBuilderAtEnd(m->b, bb);
-    for (uint32_t i = 0; i < blk->nparams; i++)
-        loaded[i] = load_slot(m, i, jg_value_type(m->g, blk->params[i]));
-    uint32_t final = lg_final_target(m, block);
-    const JgBlock *dest = &m->g->blocks.items[final];
-    const JgVal *args = final == block ? blk->params : m->fwd_args[block - m->lo];
-    for (uint32_t i = 0; i < dest->nparams; i++) {
-        const JgValueInfo *vi = jg_value(m->g, args[i]);
-        bool param = vi->kind == JG_VK_PARAM && vi->block == block && vi->index < blk->nparams;
-        LLVMValueRef v = param ? loaded[vi->index] : lg_value(m, args[i]);
-        if (!v) {
-            free(loaded);
+    bool forwards = lg_final_target(m, block) != block;
+    for (uint32_t i = 0; i < blk->nparams; i++) {
+        JgVal p = blk->params[i];
+        LLVMValueRef v = load_slot(m, i, jg_value_type(m->g, p));
+        if (forwards)
+            m->vals[p] = v;
+        else
+            LLVMAddIncoming(m->vals[p], &v, &bb, 1);
+    }
+    JgLink in = {.target = block, .nargs = blk->nparams, .args = blk->params}, buf;
+    const JgLink *l = forwards ? lg_effective_link(m, &in, &buf) : &in;
+    if (!l)
+        return NULL;
+    const JgBlock *dest = &m->g->blocks.items[l->target];
+    for (uint32_t i = 0; forwards && i < l->nargs; i++) {
+        LLVMValueRef v = lg_value(m, l->args[i]);
+        if (!v)
             return NULL;
-        }
         LLVMAddIncoming(m->vals[dest->params[i]], &v, &bb, 1);
     }
-    free(loaded);
-    LLVMBuildBr(m->b, m->bbs[final - m->lo]);
+    LLVMBuildBr(m->b, m->bbs[l->target - m->lo]);
     return bb;
 }
 

@@ -9,15 +9,11 @@
  * chain instead, the arguments mapped through: the chain's blocks are then
  * never lowered, and the loop has one header again. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "internal.h"
 
 #define NONE UINT32_MAX
-
-static bool internal(const LgMethod *m, uint32_t block)
-{
-    return block >= m->lo && block < m->hi;
-}
 
 /* Marks every value used by an op, a terminator or a flexswitch, except the
  * arguments of gotos of blocks without ops (those are composed instead). */
@@ -58,7 +54,7 @@ static bool forwards(const LgMethod *m, uint32_t b, const bool *used)
     if (b == m->lo || blk->ops.count || t->kind != JG_TERM_GOTO || t->nlinks != 1)
         return false;
     const JgLink *l = &t->links[0];
-    if (!internal(m, l->target) || l->target == b ||
+    if (!lg_internal(m, l->target) || l->target == b ||
         l->nargs != m->g->blocks.items[l->target].nparams)
         return false;
     for (uint32_t p = 0; p < blk->nparams; p++)
@@ -70,24 +66,18 @@ static bool forwards(const LgMethod *m, uint32_t b, const bool *used)
     return true;
 }
 
-/* fwd_args of `b`, whose goto leads to `next`: the arguments of the chain's
- * end in terms of b's parameters and constants. */
-static bool compose(LgMethod *m, uint32_t b, uint32_t next)
+/* fwd_args of `b`, whose goto leads to `next` (already resolved): the
+ * arguments of the chain's end in terms of b's parameters and constants. */
+static bool compose(LgMethod *m, uint32_t b)
 {
-    const JgLink *l = &m->g->blocks.items[b].term.links[0];
-    uint32_t i = b - m->lo, n = m->fwd_target[next - m->lo];
-    bool chained = n != NONE;
-    uint32_t final = chained ? n : next;
-    uint32_t nparams = m->g->blocks.items[final].nparams;
-    JgVal *args = malloc(sizeof *args * (nparams ? nparams : 1));
+    JgLink buf;
+    const JgLink *l = lg_effective_link(m, &m->g->blocks.items[b].term.links[0], &buf);
+    JgVal *args = l ? malloc(sizeof *args * (l->nargs ? l->nargs : 1)) : NULL;
     if (!args)
-        return lg_fail(m, "out of memory");
-    for (uint32_t a = 0; a < nparams; a++) {
-        JgVal v = chained ? m->fwd_args[next - m->lo][a] : l->args[a];
-        args[a] = chained && is_param_of(m->g, v, next) ? l->args[jg_value(m->g, v)->index] : v;
-    }
-    m->fwd_target[i] = final;
-    m->fwd_args[i] = args;
+        return l ? lg_fail(m, "out of memory") : false;
+    memcpy(args, l->args, sizeof *args * l->nargs);
+    m->fwd_target[b - m->lo] = l->target;
+    m->fwd_args[b - m->lo] = args;
     return true;
 }
 
@@ -110,7 +100,7 @@ static bool resolve(LgMethod *m, uint32_t b, bool *candidate, uint8_t *state, ui
         uint32_t y = path[depth];
         if (!candidate[y - m->lo])
             continue;
-        if (!compose(m, y, m->g->blocks.items[y].term.links[0].target))
+        if (!compose(m, y))
             return false;
         state[y - m->lo] = 2;
     }
@@ -156,7 +146,7 @@ void lg_free_forwarding(LgMethod *m)
 
 uint32_t lg_final_target(const LgMethod *m, uint32_t target)
 {
-    if (!internal(m, target) || !m->fwd_target || m->fwd_target[target - m->lo] == NONE)
+    if (!lg_internal(m, target) || !m->fwd_target || m->fwd_target[target - m->lo] == NONE)
         return target;
     return m->fwd_target[target - m->lo];
 }

@@ -183,6 +183,18 @@ bool lg_build_method(LgMethod *m);
 /* Ensures the InputArgs area can hold `n` slots (compile-time check). */
 bool lg_need_slots(LgMethod *m, uint32_t n);
 
+/* Whether `block` belongs to the method. */
+static inline bool lg_internal(const LgMethod *m, uint32_t block)
+{
+    return block >= m->lo && block < m->hi;
+}
+
+/* Whether a terminator's links are control-flow successors. */
+static inline bool lg_has_successors(const JgTerm *t)
+{
+    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
+}
+
 /* Whether the method's dispatcher switch has a landing for `block`. */
 static inline bool lg_has_landing(const LgMethod *m, uint32_t block)
 {

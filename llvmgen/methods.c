@@ -37,17 +37,7 @@ bool lg_need_slots(LgMethod *m, uint32_t n)
                    n, m->lg->capacity);
 }
 
-static bool internal(const LgMethod *m, uint32_t block)
-{
-    return block >= m->lo && block < m->hi;
-}
-
 /* ---- block order ---- */
-
-static bool has_successors(const JgTerm *t)
-{
-    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
-}
 
 typedef struct DfsFrame {
     uint32_t block, next;
@@ -63,10 +53,10 @@ static void dfs(LgMethod *m, uint32_t root, bool *seen, DfsFrame *stack, uint32_
     while (depth) {
         DfsFrame *f = &stack[depth - 1];
         const JgTerm *t = &m->g->blocks.items[f->block].term;
-        uint32_t nlinks = has_successors(t) ? t->nlinks : 0;
+        uint32_t nlinks = lg_has_successors(t) ? t->nlinks : 0;
         if (f->next < nlinks) {
             uint32_t s = lg_final_target(m, t->links[f->next++].target);
-            if (internal(m, s) && !seen[s - m->lo]) {
+            if (lg_internal(m, s) && !seen[s - m->lo]) {
                 seen[s - m->lo] = true;
                 stack[depth++] = (DfsFrame){s, 0};
             }
@@ -129,9 +119,9 @@ static bool find_fused(LgMethod *m)
     }
     for (uint32_t i = 0; i < m->norder; i++) {
         const JgTerm *t = &m->g->blocks.items[m->order[i]].term;
-        for (uint32_t l = 0; has_successors(t) && l < t->nlinks; l++) {
+        for (uint32_t l = 0; lg_has_successors(t) && l < t->nlinks; l++) {
             uint32_t s = lg_final_target(m, t->links[l].target);
-            if (internal(m, s))
+            if (lg_internal(m, s))
                 preds[s - m->lo]++;
         }
     }
@@ -144,7 +134,7 @@ static bool find_fused(LgMethod *m)
         if (t->kind != JG_TERM_GOTO || t->nlinks != 1)
             continue;
         uint32_t s = lg_final_target(m, t->links[0].target);
-        if (internal(m, s) && s != m->lo && !m->lg->blocks[s].enterable && preds[s - m->lo] == 1)
+        if (lg_internal(m, s) && s != m->lo && !m->lg->blocks[s].enterable && preds[s - m->lo] == 1)
             m->fused[s - m->lo] = true;
     }
     free(preds);
@@ -177,7 +167,7 @@ static void create_blocks(LgMethod *m)
  * post-order). */
 static bool retreating(const LgMethod *m, uint32_t target)
 {
-    return internal(m, target) && m->rank[target - m->lo] <= m->rank[m->current - m->lo];
+    return lg_internal(m, target) && m->rank[target - m->lo] <= m->rank[m->current - m->lo];
 }
 
 /* LLVM's loop vectorizer, at O2, takes longer to compile the loops of
@@ -274,7 +264,7 @@ static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *link, bool shared,
     const JgLink *l = lg_effective_link(m, link, &buf);
     if (!l)
         return NULL;
-    bool inside = internal(m, l->target);
+    bool inside = lg_internal(m, l->target);
     if (inside && !shared)
         return add_incoming(m, l, from) ? m->bbs[l->target - m->lo] : NULL;
     LLVMBasicBlockRef edge = LLVMAppendBasicBlockInContext(m->llvm->ctx, m->fn, "edge");
@@ -296,7 +286,7 @@ static LLVMBasicBlockRef link_dest(LgMethod *m, const JgLink *link, bool shared,
 static bool shares_target(const LgMethod *m, const JgTerm *t, const bool *live, uint32_t i)
 {
     uint32_t target = lg_final_target(m, t->links[i].target);
-    if (!internal(m, target) || m->g->blocks.items[target].nparams == 0)
+    if (!lg_internal(m, target) || m->g->blocks.items[target].nparams == 0)
         return false;
     for (uint32_t j = 0; j < t->nlinks; j++)
         if (j != i && live[j] && lg_final_target(m, t->links[j].target) == target)
@@ -506,7 +496,7 @@ static bool build_block(LgMethod *m, uint32_t block)
                 return false;
         const JgTerm *t = &blk->term;
         uint32_t next = t->nlinks == 1 ? lg_final_target(m, t->links[0].target) : 0;
-        if (t->kind != JG_TERM_GOTO || t->nlinks != 1 || !internal(m, next) ||
+        if (t->kind != JG_TERM_GOTO || t->nlinks != 1 || !lg_internal(m, next) ||
             !m->fused[next - m->lo])
             return build_terminator(m, block);
         JgLink buf;
