@@ -75,7 +75,8 @@ static bool compose(LgMethod *m, uint32_t b)
     JgVal *args = l ? malloc(sizeof *args * (l->nargs ? l->nargs : 1)) : NULL;
     if (!args)
         return l ? lg_fail(m, "out of memory") : false;
-    memcpy(args, l->args, sizeof *args * l->nargs);
+    if (l->nargs) /* a link without arguments may have no array */
+        memcpy(args, l->args, sizeof *args * l->nargs);
     m->fwd_target[b - m->lo] = l->target;
     m->fwd_args[b - m->lo] = args;
     return true;
