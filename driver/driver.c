@@ -22,7 +22,10 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    JgLlvm *llvm; /* the backend of the jit engine */
+    JgLlvm *llvm;             /* the backend of the jit engine */
+    JgLlvmStart *llvm_start;  /* the backend while it starts on its thread */
+    bool llvm_failed;         /* it could not start: why in llvm_err */
+    char llvm_err[512];
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
@@ -71,6 +74,41 @@ static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
     return jg_driver_call(ctx, args);
 }
 
+/* Starts the backend on its own thread (jg_llvm_start), which also warms
+ * LLVM up. */
+static void start_backend(JgDriver *d)
+{
+    const JgDriverOptions *options = &d->options;
+    JgLlvmOptions lo = {
+        .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
+        .adaptive = !options->llvm_opt_set,
+        .dumps = options->dumps,
+        .dump_out = options->dump_out,
+        .target_triple = options->target,
+        .portal_call = llvm_portal_call,
+        .portal_ctx = d,
+    };
+    d->llvm_start = jg_llvm_start(&lo);
+    if (!d->llvm_start) {
+        d->llvm_failed = true;
+        snprintf(d->llvm_err, sizeof d->llvm_err, "out of memory");
+    }
+}
+
+/* Waits for the backend's thread; false with a message if LLVM could not
+ * start. */
+static bool join_backend(JgDriver *d, char *err, size_t errsize)
+{
+    if (d->llvm_start) {
+        d->llvm = jg_llvm_join(d->llvm_start, d->llvm_err, sizeof d->llvm_err);
+        d->llvm_start = NULL;
+        d->llvm_failed = !d->llvm;
+    }
+    if (d->llvm_failed)
+        snprintf(err, errsize, "%s", d->llvm_err);
+    return !d->llvm_failed;
+}
+
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize)
 {
@@ -85,42 +123,33 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     /* LLVM starts (and warms up) on another thread while the frontend
      * loads the interpreter's graphs: on two cores, part of its start-up is
      * hidden */
-    JgLlvmStart *llvm_start = NULL;
     bool image = jg_is_graph_image(graphs, len);
     if (!image)
         jg_frontend_init(); /* the bitcode reader's LLVM options, before LLVM's thread */
-    if (options->engine == JG_ENGINE_JIT) {
-        JgLlvmOptions lo = {
-            .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
-            .adaptive = !options->llvm_opt_set,
-            .dumps = options->dumps,
-            .dump_out = options->dump_out,
-            .target_triple = options->target,
-            .portal_call = llvm_portal_call,
-            .portal_ctx = d,
-        };
-        llvm_start = jg_llvm_start(&lo);
-    }
+    /* a tiered host's program may never need LLVM: it starts at the first call */
+    bool eager = options->engine == JG_ENGINE_JIT && !options->tiered;
+    if (eager)
+        start_backend(d);
     double t0 = now_ms();
     d->module =
         image ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
               : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
         char ignored[16];
-        jg_llvm_free(llvm_start ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);
+        join_backend(d, ignored, sizeof ignored);
+        jg_llvm_free(d->llvm);
         free(d);
         return NULL;
     }
     d->bta = jg_bta_new(d->module, err, errsize);
     d->frontend_ms = now_ms() - t0;
-    if (llvm_start) {
+    if (eager) {
         /* joined even when the frontend failed: the thread uses `d` */
         char llvm_err[512];
-        d->llvm = jg_llvm_join(llvm_start, llvm_err, sizeof llvm_err);
-        if (!d->llvm && d->bta)
+        if (!join_backend(d, llvm_err, sizeof llvm_err) && d->bta)
             snprintf(err, errsize, "%s", llvm_err);
     }
-    if (!d->bta || (options->engine == JG_ENGINE_JIT && !d->llvm)) {
+    if (!d->bta || (eager && !d->llvm)) {
         jg_driver_free(d);
         return NULL;
     }
@@ -161,6 +190,8 @@ void jg_driver_free(JgDriver *d)
 {
     if (!d)
         return;
+    char ignored[16];
+    join_backend(d, ignored, sizeof ignored); /* its thread uses `d` */
     jg_llvm_free(d->llvm);
     jg_pe_free(d->pe);
     jg_bta_free(d->bta);
@@ -174,6 +205,12 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     if (d->options.engine == JG_ENGINE_GRAPHS)
         return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
+    if (d->options.engine == JG_ENGINE_JIT && !d->llvm) {
+        if (!d->llvm_start && !d->llvm_failed)
+            start_backend(d);
+        if (!join_backend(d, err, sizeof err))
+            fatal("LLVM could not start", err);
+    }
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);

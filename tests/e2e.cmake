@@ -57,6 +57,6 @@ if(jit IN_LIST JITGEN_ENGINES)
   add_test(NAME e2e_random_jit_levels
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
                    $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O2 jit:O3 pe+novirt
-                   jit+novirt)
+                   jit+novirt jit@3 pe@2)
   set_tests_properties(e2e_random_jit_levels PROPERTIES TIMEOUT 900)
 endif()

@@ -280,13 +280,13 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
         status = TLC_EXIT_INTERNAL;
         goto done;
     }
-    bench.engine = opts->engine->fn;
     bench.with_driver = tlc_run_needs_driver(opts);
     double t0 = now_ms();
     if (!tlc_start_engine(opts)) {
         status = TLC_EXIT_INTERNAL;
         goto done;
     }
+    bench.engine = opts->fn;
     init_ms = bench.with_driver ? now_ms() - t0 : 0;
     TlcObject *result;
     int run = tlc_execute(code, timed_runs, n, &result);

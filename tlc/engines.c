@@ -15,6 +15,7 @@ bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
 
 void tlc_engines_shutdown(void)
 {
+    tlc_tier = (TlcTier){0};
     jg_driver_free(driver);
     driver = NULL;
 }
@@ -24,10 +25,23 @@ JgDriver *tlc_engines_driver(void)
     return driver;
 }
 
+/* Runs the portal tlc_resume through the driver. */
+static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                                int64_t depth, TlcObject *const *saved, int64_t nsaved)
+{
+    uint64_t slots[7] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,     (uint64_t)(uintptr_t)args,
+                         (uint64_t)nargs,           (uint64_t)depth,  (uint64_t)(uintptr_t)saved,
+                         (uint64_t)nsaved};
+    return (TlcObject *)(uintptr_t)jg_driver_call(driver, slots);
+}
+
 TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
                            int64_t depth)
 {
-    uint64_t slots[5] = {(uint64_t)(uintptr_t)code, (uint64_t)pc, (uint64_t)(uintptr_t)args,
-                         (uint64_t)nargs, (uint64_t)depth};
-    return (TlcObject *)(uintptr_t)jg_driver_call(driver, slots);
+    return resume_driver(code, pc, args, nargs, depth, NULL, 0);
+}
+
+void tlc_engines_tier(int64_t threshold)
+{
+    tlc_tier = (TlcTier){.threshold = threshold, .enter = resume_driver};
 }

@@ -5,6 +5,7 @@
 #define TLC_ENGINES_H
 
 #include "jitgen/driver.h"
+#include "interp.h"
 #include "run.h"
 
 /* Creates the process's driver. Returns false with a message on failure. */
@@ -16,5 +17,11 @@ TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, in
                            int64_t depth);
 
 JgDriver *tlc_engines_driver(void);
+
+/* Tiered execution: the native interpreter runs frames and hands hot loops
+ * and calls over to the driver (tlc_tier) once `threshold` backward jumps
+ * or calls have been counted. The driver must have been created with the
+ * `tiered` option. */
+void tlc_engines_tier(int64_t threshold);
 
 #endif

@@ -33,18 +33,60 @@ static inline TlcObject *take(TlcObject **slot)
     return v;
 }
 
+#ifdef JITGEN_ANALYSIS
+/* the JIT sees neither the counting nor the hand-over */
+#define TIER_LOOP()
+#define CALL_FRAME tlc_eval
+#else
+TlcTier tlc_tier;
+
+/* After a backward jump: a frame whose loop has run `threshold` times
+ * hands itself over to the JIT, here, where `pc` is the loop's head. */
+#define TIER_LOOP()                                                                                \
+    do {                                                                                           \
+        if (tlc_tier.threshold && ++backedges >= tlc_tier.threshold)                               \
+            return tlc_tier.enter(code, pc, args, nargs, depth, stack, sp);                        \
+    } while (0)
+
+/* A called frame runs in the native interpreter until the process has made
+ * `threshold` calls; from then on through the JIT. */
+static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                             int64_t depth)
+{
+    if (tlc_tier.threshold) {
+        if (tlc_tier.calls < tlc_tier.threshold)
+            tlc_tier.calls++;
+        if (tlc_tier.calls >= tlc_tier.threshold)
+            return tlc_tier.enter(code, pc, args, nargs, depth, NULL, 0);
+    }
+    return tlc_eval(code, pc, args, nargs, depth);
+}
+#define CALL_FRAME call_frame
+#endif
+
 #define PUSH(v) (stack[sp++] = (v))
 #define POP() take(&stack[--sp])
 #define OPERAND_I8() ((int8_t)code->bytes[pc++])
 #define OPERAND_U8() (code->bytes[pc++])
 
-JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
-                               int64_t depth)
+TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                    int64_t depth)
+{
+    return tlc_resume(code, pc, args, nargs, depth, NULL, 0);
+}
+
+JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                                 int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
     code = jit_deepfreeze(code);
     TlcObject *stack[TLC_STACK_CAPACITY];
     TlcObject *callargs[TLC_MAX_CALL_ARGS];
-    int64_t sp = 0;
+    int64_t sp = jit_concrete(nsaved);
+    for (int64_t i = 0; i < sp; i++)
+        stack[i] = saved[i];
+#ifndef JITGEN_ANALYSIS
+    int64_t backedges = 0;
+#endif
 
     for (;;) {
         jit_merge_point();
@@ -147,14 +189,19 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
         case TLC_OP_BR: {
             int64_t offset = OPERAND_I8();
             pc += offset;
+            if (offset < 0)
+                TIER_LOOP();
             break;
         }
         case TLC_OP_BR_COND: {
             NEED(1);
             int64_t offset = OPERAND_I8();
             TlcObject *c = POP();
-            if (tlc_type_of(c)->ops->truth(c))
+            if (tlc_type_of(c)->ops->truth(c)) {
                 pc += offset;
+                if (offset < 0)
+                    TIER_LOOP();
+            }
             break;
         }
         case TLC_OP_BR_COND_STK: {
@@ -168,6 +215,8 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
                 if (offset < -pc || offset > code->len - pc || !code->insn_start[pc + offset])
                     tlc_raise(TLC_ERR_BRANCH, op, at, "computed branch target not an instruction");
                 pc = jit_promote(pc + offset);
+                if (offset < 0)
+                    TIER_LOOP();
             }
             break;
         }
@@ -176,7 +225,7 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
             if (depth >= TLC_MAX_DEPTH)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
             callargs[0] = (TlcObject *)&tlc_int_zero.base;
-            TlcObject *r = tlc_eval(code, pc + offset, callargs, 1, depth + 1);
+            TlcObject *r = CALL_FRAME(code, pc + offset, callargs, 1, depth + 1);
             callargs[0] = NULL;
             if (r) {
                 ROOM(1);
@@ -257,7 +306,7 @@ JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args
             for (int64_t i = 0; i <= argc; i++)
                 callargs[i] = take(&stack[sp - argc - 1 + i]);
             sp -= argc + 1;
-            TlcObject *r = tlc_eval(code, entry, callargs, argc + 1, depth + 1);
+            TlcObject *r = CALL_FRAME(code, entry, callargs, argc + 1, depth + 1);
             for (int64_t i = 0; i <= argc; i++)
                 callargs[i] = NULL;
             if (r)

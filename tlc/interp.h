@@ -26,7 +26,30 @@ extern const TlcInt tlc_int_zero;
  * (`nargs` >= 1 values) at call depth `depth` (1 for the top-level frame).
  * Returns the top of the frame's stack when it ends, or NULL if the stack is
  * empty. Raises TLC errors through tlc_raise. */
-JIT_PORTAL TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
-                               int64_t depth);
+TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                    int64_t depth);
+
+/* The portal: runs a frame whose operand stack starts with the `nsaved`
+ * values at `saved` (tlc_eval passes none). A frame that the native
+ * interpreter started hands itself over to the JIT this way in the middle
+ * of a loop (tiered execution, below): `pc` is where it stands, `saved` its
+ * stack. `nsaved` is part of the specialization key, so the JIT copies the
+ * saved values into its virtual stack one by one. */
+JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                                 int64_t depth, TlcObject *const *saved, int64_t nsaved);
+
+/* Tiered execution, for the native interpreter only (the JIT never sees
+ * it): a frame counts its backward jumps, the process its calls; when a
+ * count reaches `threshold`, the rest of the frame (from the head of its
+ * loop, with its operand stack) or the called frame runs through `enter`
+ * instead. `threshold` 0 turns it off. */
+typedef struct TlcTier {
+    int64_t threshold;
+    TlcObject *(*enter)(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+                        int64_t depth, TlcObject *const *saved, int64_t nsaved);
+    int64_t calls; /* frames called so far, up to `threshold` */
+} TlcTier;
+
+extern TlcTier tlc_tier;
 
 #endif

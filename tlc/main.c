@@ -66,13 +66,19 @@ const char tlc_run_options_help[] =
     "  --llvm-opt=OL    LLVM optimization: auto (default: O2 for methods with loops,\n"
     "                   none and fast instruction selection for the others) or one\n"
     "                   level O0..O3 for every method - engine jit\n"
+    "  --jit-threshold=T  engines jit, pe, graphs: the native interpreter runs the\n"
+    "                   program first and hands a frame over to the engine when its\n"
+    "                   loop has jumped back T times, and calls once the program\n"
+    "                   has made T calls (default 1000; LLVM starts only then).\n"
+    "                   0: every frame through the engine from its start (the\n"
+    "                   default when a dump or --dot is asked for)\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
 static TlcUsage run_usage = {
     "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
-    "               [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
+    "               [--jit-threshold=T] [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -294,12 +300,25 @@ bool tlc_run_needs_driver(const TlcRunOptions *o)
 
 bool tlc_start_engine(TlcRunOptions *o)
 {
+    o->fn = o->engine->fn;
     if (!tlc_run_needs_driver(o))
         return true;
     o->driver.engine = o->engine->driver_engine;
+    /* dumps and graphs are asked for to see the engine's work: then every
+     * frame goes through it unless a threshold is given */
+    int64_t threshold = o->jit_threshold_set                       ? o->jit_threshold
+                        : o->driver.dumps || o->driver.dot_file ? 0
+                                                                 : TLC_JIT_THRESHOLD_DEFAULT;
+    bool tiered = o->engine->uses_driver && threshold > 0;
+    o->driver.tiered = tiered;
     char err[512];
-    if (tlc_engines_init(&o->driver, err, sizeof err))
+    if (tlc_engines_init(&o->driver, err, sizeof err)) {
+        if (tiered) {
+            tlc_engines_tier(threshold);
+            o->fn = tlc_eval;
+        }
         return true;
+    }
     fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
     return false;
 }
@@ -341,6 +360,12 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
                               level);
         o->driver.llvm_opt = adaptive ? 2 : level[1] - '0';
         o->driver.llvm_opt_set = !adaptive;
+    } else if (strncmp(a, "--jit-threshold=", 16) == 0) {
+        int64_t t;
+        if (tlc_parse_int64(a + 16, &t) != 0 || t < 0)
+            return bad_option(usage, cmd, "--jit-threshold takes a count >= 0, not '%s'", a + 16);
+        o->jit_threshold = t;
+        o->jit_threshold_set = true;
     } else if (strncmp(a, "--target=", 9) == 0) {
         o->driver.target = a + 9;
     } else if (strncmp(a, "--dot=", 6) == 0) {
@@ -417,7 +442,7 @@ static int cmd_run(int argc, char **argv)
     }
     uint64_t allocs_before = tlc_allocations;
     double t0 = now_ms();
-    status = tlc_run_program(code, opts.engine->fn, n, in);
+    status = tlc_run_program(code, opts.fn, n, in);
     double t1 = now_ms();
     if (with_driver)
         jg_driver_finish(tlc_engines_driver());

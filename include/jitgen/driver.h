@@ -35,6 +35,10 @@ typedef struct JgDriverOptions {
     bool llvm_opt_set;
     const char *target;   /* triple for --dump=asm, NULL: the host */
     const char *dot_file; /* Graphviz of residual graphs, NULL: none */
+    bool tiered;          /* the host interprets natively first and calls the
+                             portal through the driver only for what got hot:
+                             the jit engine starts LLVM at the first call
+                             instead of beside jg_driver_new */
 } JgDriverOptions;
 
 typedef struct JgDriver JgDriver;

@@ -23,6 +23,7 @@ if [ ! -x "$tlc" ]; then
 fi
 
 source "$(dirname "$0")/checks.sh"
+source "$(dirname "$0")/engine_args.sh"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tlc-bench.XXXXXX") || exit 2
 trap 'rm -rf "$work"' EXIT
@@ -38,9 +39,9 @@ is_ms() {
     [[ $1 =~ ^[0-9]+\.[0-9]{3,6}$ ]]
 }
 
-# ------------------------------------------------ the JIT, default options --
+# ------------------------------------------------ the JIT, every frame --
 fact20=2432902008176640000
-t "jit" 0 bench --repeat=4 "$examples/factorial.tlc" 20 && {
+t "jit" 0 bench --jit-threshold=0 --repeat=4 "$examples/factorial.tlc" 20 && {
     expect "bench.file" [ "$(v file)" = "$examples/factorial.tlc" ]
     expect "bench.engine" [ "$(v engine)" = jit ]
     expect "bench.n" [ "$(v n)" = 20 ]
@@ -77,6 +78,24 @@ t "jit" 0 bench --repeat=4 "$examples/factorial.tlc" 20 && {
     expect "nothing on stderr" [ ! -s err ]
 }
 
+# ------------------------------------------------ tiered (the default) --
+# a loop shorter than the threshold never reaches the JIT: nothing compiled,
+# LLVM never started
+t "tiered, cold" 0 bench --repeat=2 "$examples/factorial.tlc" 20 && {
+    expect "tiered, cold: 20!" [ "$(v result)" = "$fact20" ]
+    expect "tiered, cold: nothing specialized" [ "$(v pe.specializations)" = 0 ]
+    expect "tiered, cold: LLVM never started" [ -z "$(grep '^bench.jit.llvm' out)" ]
+}
+# a loop that runs past the threshold is handed over in run 1 and again,
+# from the cached code, in later runs
+t "tiered, hot" 0 bench --jit-threshold=10 --repeat=3 "$examples/factorial.tlc" 30 && {
+    expect "tiered, hot: 30!" [ "$(v result)" = -8764578968847253504 ]
+    expect "tiered, hot: run 1 specializes" [ "$(v pe.specializations)" = 1 ]
+    expect "tiered, hot: run 1 compiles" awk -v x="$(v jit.compile_ms)" 'BEGIN { exit !(x > 0) }'
+    expect "tiered, hot: runs 2.. compile nothing" [ "$(v later_compile_ms)" = 0.000 ]
+    expect "tiered, hot: runs 2.. specialize nothing" [ "$(v later_specializations)" = 0 ]
+}
+
 # one run: no run2_ms, no later_*
 t "--repeat=1" 0 bench --repeat=1 "$examples/fibonacci.tlc" 90 && {
     expect "fib(90)" [ "$(v result)" = 2880067194370816120 ]
@@ -91,7 +110,7 @@ t "default repeat" 0 bench "$examples/accumulator.tlc" -7 && {
 }
 
 # ------------------------------------------------ the run options --
-t "--stats" 0 bench --stats --repeat=2 "$examples/factorial.tlc" 10 && {
+t "--stats" 0 bench --stats --jit-threshold=0 --repeat=2 "$examples/factorial.tlc" 10 && {
     expect "--stats: stdout keeps the bench lines" [ "$(v result)" = 3628800 ]
     for k in run.allocations run.ms jit.frontend_ms pe.ms jit.compile_ms; do
         expect "--stats: $k on stderr" grep -q "^$k: " err
@@ -102,8 +121,8 @@ for level in auto O0 O1 O2 O3; do
     t "--llvm-opt=$level" 0 bench --llvm-opt=$level --repeat=2 "$examples/fibonacci.tlc" 50 &&
         expect "--llvm-opt=$level: fib(50)" [ "$(v result)" = 12586269025 ]
 done
-t "virtuals" 0 bench --repeat=2 "$examples/factorial.tlc" 30 && with=$(v allocations)
-t "--no-virtuals" 0 bench --no-virtuals --repeat=2 "$examples/factorial.tlc" 30 && {
+t "virtuals" 0 bench --jit-threshold=0 --repeat=2 "$examples/factorial.tlc" 30 && with=$(v allocations)
+t "--no-virtuals" 0 bench --jit-threshold=0 --no-virtuals --repeat=2 "$examples/factorial.tlc" 30 && {
     expect "--no-virtuals: 30!" [ "$(v result)" = -8764578968847253504 ]
     expect "--no-virtuals allocates in the loop ($(v allocations) vs ${with:-?})" \
         [ "$(v allocations)" -gt $((${with:-0} + 30)) ]
@@ -135,10 +154,12 @@ t "no result" 0 bench --repeat=2 empty.tlc 1 &&
     expect "empty bench.result" [ "$(grep '^bench.result' out)" = "bench.result:" ]
 
 # ------------------------------------------------ the other engines --
+# (NAME[:LEVEL][@T][+novirt] as in tests/e2e/engine_args.sh)
 for e in "${engines[@]}"; do
-    t "--engine=$e" 0 bench --engine="$e" --repeat=3 "$examples/accumulator.tlc" 1000 && {
-        expect "--engine=$e: result" [ "$(v result)" = 500500 ]
-        expect "--engine=$e: bench.engine" [ "$(v engine)" = "$e" ]
+    engine_args_for "$e"
+    t "$e" 0 bench "${engine_args[@]}" --repeat=3 "$examples/accumulator.tlc" 1000 && {
+        expect "$e: result" [ "$(v result)" = 500500 ]
+        expect "$e: bench.engine" [ "$(v engine)" = "${e%%[:@+]*}" ]
         case $e in
         interp)
             expect "interp: no engine start" [ "$(v init_ms)" = 0.000000 ]

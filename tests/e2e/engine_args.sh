@@ -1,16 +1,27 @@
 # Sourced by the end-to-end scripts: turns an engine name of the tests into
-# `tlc run` options. Syntax: NAME[:LEVEL][+novirt], e.g. jit:O0 means
-# `--engine=jit --llvm-opt=O0`, pe+novirt `--engine=pe --no-virtuals`.
+# `tlc run` options. Syntax: NAME[:LEVEL][@T][+novirt], e.g. jit:O0 means
+# `--engine=jit --llvm-opt=O0`, pe+novirt `--engine=pe --no-virtuals`,
+# jit@1 `--engine=jit --jit-threshold=1` (tiered: the native interpreter hands
+# each loop over at its first backward jump, calls after the first).
+# Without @T an engine other than interp runs every frame through the
+# driver (--jit-threshold=0): the tests are there to exercise it.
 # Sets the array engine_args.
 engine_args_for() {
-    local spec=$1 novirt=0
+    local spec=$1 novirt=0 threshold=0
     if [ "${spec%+novirt}" != "$spec" ]; then
         novirt=1
         spec=${spec%+novirt}
     fi
+    if [ "${spec#*@}" != "$spec" ]; then
+        threshold=${spec#*@}
+        spec=${spec%@*}
+    fi
     engine_args=("--engine=${spec%%:*}")
     if [ "${spec#*:}" != "$spec" ]; then
         engine_args+=("--llvm-opt=${spec#*:}")
+    fi
+    if [ "${spec%%:*}" != interp ]; then
+        engine_args+=("--jit-threshold=$threshold")
     fi
     if [ "$novirt" = 1 ]; then
         engine_args+=("--no-virtuals")

@@ -121,6 +121,7 @@ for case_file in "$@"; do
     exp_stdout=()
     exp_stderr=()
     exp_status=0
+    min_threshold=0
     prog=$case_file
     have_stdout=0
     while IFS= read -r line || [ -n "$line" ]; do
@@ -141,6 +142,10 @@ for case_file in "$@"; do
             v=${line#'#! status:'}
             exp_status=${v// /}
             ;;
+        '#! min-threshold:'*)
+            v=${line#'#! min-threshold:'}
+            min_threshold=${v// /}
+            ;;
         '#! run:'*)
             v=${line#'#! run:'}
             v=${v# }
@@ -159,10 +164,22 @@ for case_file in "$@"; do
     if [ ! -r "$prog" ]; then
         problem "program file $prog cannot be read"
     fi
+    # a tiered engine (NAME@T) hands over no earlier than the case allows
+    run_args=("${engine_args[@]}")
+    for i in "${!run_args[@]}"; do
+        case "${run_args[$i]}" in
+        --jit-threshold=*)
+            t=${run_args[$i]#--jit-threshold=}
+            if [ "$t" -gt 0 ] && [ "$t" -lt "$min_threshold" ]; then
+                run_args[$i]="--jit-threshold=$min_threshold"
+            fi
+            ;;
+        esac
+    done
 
     if [ "${#problems[@]}" = 0 ]; then
         # --- run the source ---------------------------------------------------
-        timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "${exp_args[@]+"${exp_args[@]}"}" \
+        timeout "$timeout_s" "$tlc" run "${run_args[@]}" "$prog" "${exp_args[@]+"${exp_args[@]}"}" \
             >"$work/out1" 2>"$work/err1"
         st1=$?
         check_run ".tlc run" "$prog" "$work/out1" "$work/err1" "$st1"
@@ -186,7 +203,7 @@ for case_file in "$@"; do
             problem "tlc asm: exit status $(describe_status "$st_asm"), no usable output file
 $(sed 's/^/      /' "$work/asm_err")"
         else
-            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" \
+            timeout "$timeout_s" "$tlc" run "${run_args[@]}" "$tlcb" \
                 "${exp_args[@]+"${exp_args[@]}"}" >"$work/out2" 2>"$work/err2"
             st2=$?
             check_run ".tlcb run" "$tlcb" "$work/out2" "$work/err2" "$st2"
@@ -214,7 +231,7 @@ $(sed 's/^/      /' "$work/asm_err")"
     else
         failed=$((failed + 1))
         echo "FAIL $name ($case_file)"
-        echo "    command: $tlc run ${engine_args[*]} $prog ${exp_args[*]+"${exp_args[*]}"}"
+        echo "    command: $tlc run ${run_args[*]} $prog ${exp_args[*]+"${exp_args[*]}"}"
         for p in "${problems[@]}"; do
             echo "  - $p"
         done

@@ -864,12 +864,12 @@ static void test_tlc(void **state)
     print_message("reading and translating the TLC bitcode (%zu bytes): best of 5 %.2f ms\n",
                   tlc_bc.len, best);
 
-    JgModule *m = read_ok(&tlc_bc, "tlc_eval");
-    JgGraph *portal = graph(m, "tlc_eval");
+    JgModule *m = read_ok(&tlc_bc, "tlc_resume");
+    JgGraph *portal = graph(m, "tlc_resume");
     assert_ptr_equal(m->portal, portal);
     assert_ptr_equal(m->graphs.items[0], portal);
     assert_true(portal->flags & JG_FLAG_PORTAL);
-    assert_ptr_equal(portal->native, (void *)tlc_eval);
+    assert_ptr_equal(portal->native, (void *)tlc_resume);
 
     JgGraph *add = graph(m, "tlc_int_add");
     assert_ptr_equal(add->native, (void *)tlc_int_add);
@@ -912,7 +912,7 @@ static void test_tlc(void **state)
 
     /* the portal found by its annotation */
     m = read_ok(&tlc_bc, NULL);
-    assert_string_equal(m->portal->name, "tlc_eval");
+    assert_string_equal(m->portal->name, "tlc_resume");
     jg_module_free(m);
 }
 
