@@ -7,12 +7,17 @@
 #   -O1                      SSA form (mem2reg), simplified CFG, constant folding,
 #                            small inlining: the shape the partial evaluator reads
 #   -fno-unroll-loops        loops of the interpreter stay loops
+#   -disable-loop-idiom-memcpy  and copying loops are not turned into memcpy:
+#                            a loop with a green bound unrolls into one virtual
+#                            field per element, a memcpy from real memory into
+#                            a virtual object would materialize it
 #   -fno-vectorize, -fno-slp-vectorize
 #                            no vector types in the graphs
 #   -gline-tables-only       source lines for messages and dumps
 #   -DJITGEN_ANALYSIS        hints become calls the frontend recognizes
 set(JITGEN_BITCODE_FLAGS
-  -std=c17 -O1 -fno-unroll-loops -fno-vectorize -fno-slp-vectorize
+  -std=c17 -O1 -fno-unroll-loops -mllvm -disable-loop-idiom-memcpy -fno-vectorize
+  -fno-slp-vectorize
   -gline-tables-only -DJITGEN_ANALYSIS -D_GNU_SOURCE
   -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR})
 

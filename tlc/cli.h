@@ -18,16 +18,11 @@ typedef struct TlcEngine {
     JgEngine driver_engine; /* the driver's engine (dumps only, for interp) */
 } TlcEngine;
 
-/* Backward jumps of a frame, or calls, before the native interpreter hands
- * over to the JIT (--jit-threshold). */
-#define TLC_JIT_THRESHOLD_DEFAULT 1000
-
 typedef struct TlcRunOptions {
     const TlcEngine *engine;
     bool stats;
     JgDriverOptions driver;
-    int64_t jit_threshold; /* --jit-threshold, when jit_threshold_set */
-    bool jit_threshold_set;
+    int64_t jit_threshold; /* --jit-threshold: 0, or tiered after T jumps/calls */
     TlcEngineFn fn; /* what runs the program: set by tlc_start_engine */
 } TlcRunOptions;
 

@@ -66,12 +66,12 @@ const char tlc_run_options_help[] =
     "  --llvm-opt=OL    LLVM optimization: auto (default: O2 for methods with loops,\n"
     "                   none and fast instruction selection for the others) or one\n"
     "                   level O0..O3 for every method - engine jit\n"
-    "  --jit-threshold=T  engines jit, pe, graphs: the native interpreter runs the\n"
-    "                   program first and hands a frame over to the engine when its\n"
-    "                   loop has jumped back T times, and calls once the program\n"
-    "                   has made T calls (default 1000; LLVM starts only then).\n"
-    "                   0: every frame through the engine from its start (the\n"
-    "                   default when a dump or --dot is asked for)\n"
+    "  --jit-threshold=T  tiered execution (engines jit, pe, graphs): the native\n"
+    "                   interpreter runs the program first and hands a frame over\n"
+    "                   to the engine once its loop has jumped back T times, and\n"
+    "                   calls once the program has made T calls; LLVM starts only\n"
+    "                   then. Default 0: every frame through the engine from its\n"
+    "                   start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
@@ -304,12 +304,8 @@ bool tlc_start_engine(TlcRunOptions *o)
     if (!tlc_run_needs_driver(o))
         return true;
     o->driver.engine = o->engine->driver_engine;
-    /* dumps and graphs are asked for to see the engine's work: then every
-     * frame goes through it unless a threshold is given */
-    int64_t threshold = o->jit_threshold_set                       ? o->jit_threshold
-                        : o->driver.dumps || o->driver.dot_file ? 0
-                                                                 : TLC_JIT_THRESHOLD_DEFAULT;
-    bool tiered = o->engine->uses_driver && threshold > 0;
+    bool tiered = o->engine->uses_driver && o->jit_threshold > 0;
+    int64_t threshold = o->jit_threshold;
     o->driver.tiered = tiered;
     char err[512];
     if (tlc_engines_init(&o->driver, err, sizeof err)) {
@@ -365,7 +361,6 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
         if (tlc_parse_int64(a + 16, &t) != 0 || t < 0)
             return bad_option(usage, cmd, "--jit-threshold takes a count >= 0, not '%s'", a + 16);
         o->jit_threshold = t;
-        o->jit_threshold_set = true;
     } else if (strncmp(a, "--target=", 9) == 0) {
         o->driver.target = a + 9;
     } else if (strncmp(a, "--dot=", 6) == 0) {

@@ -126,6 +126,12 @@ t "dis without FILE" 2 dis
 t "run: unknown option" 2 run --bogus sample.tlc
 t "run: unknown engine" 2 run --engine=no-such-engine sample.tlc
 t "run: empty engine" 2 run --engine= sample.tlc
+for bad in -1 x '' 1k; do
+    t "run: --jit-threshold='$bad'" 2 run --jit-threshold="$bad" sample.tlc
+    expect_err_nonempty "run: --jit-threshold='$bad'"
+done
+t "run: --jit-threshold=5 (tiered)" 0 run --jit-threshold=5 sample.tlc &&
+    expect_out "run --jit-threshold=5" "$sample_out"
 t "asm: unknown option" 2 asm --bogus sample.tlc
 t "asm: -o without a file" 2 asm sample.tlc -o
 t "dis: unknown option" 2 dis --bogus sample.tlc

@@ -2,12 +2,10 @@
 # `tlc run` options. Syntax: NAME[:LEVEL][@T][+novirt], e.g. jit:O0 means
 # `--engine=jit --llvm-opt=O0`, pe+novirt `--engine=pe --no-virtuals`,
 # jit@1 `--engine=jit --jit-threshold=1` (tiered: the native interpreter hands
-# each loop over at its first backward jump, calls after the first).
-# Without @T an engine other than interp runs every frame through the
-# driver (--jit-threshold=0): the tests are there to exercise it.
+# each loop over at its first backward jump, and every call).
 # Sets the array engine_args.
 engine_args_for() {
-    local spec=$1 novirt=0 threshold=0
+    local spec=$1 novirt=0 threshold=
     if [ "${spec%+novirt}" != "$spec" ]; then
         novirt=1
         spec=${spec%+novirt}
@@ -20,7 +18,7 @@ engine_args_for() {
     if [ "${spec#*:}" != "$spec" ]; then
         engine_args+=("--llvm-opt=${spec#*:}")
     fi
-    if [ "${spec%%:*}" != interp ]; then
+    if [ -n "$threshold" ]; then
         engine_args+=("--jit-threshold=$threshold")
     fi
     if [ "$novirt" = 1 ]; then

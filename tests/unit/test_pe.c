@@ -211,6 +211,47 @@ static void test_accumulator_loop(void **state)
     check_loop("accumulator.tlc", -100000);
 }
 
+/* Tiered execution: the native interpreter runs `threshold` iterations and
+ * hands the frame over at the loop's head with its operand stack; the
+ * loop specialized from there is as allocation-free as one specialized
+ * from the frame's start. Returns the allocations of the run. */
+static uint64_t run_tiered(const char *file, int64_t n, int64_t threshold, JgEngine engine)
+{
+    Run native = run_file(file, n, tlc_eval);
+    tlc_engines_shutdown();
+    JgDriverOptions options = {.engine = engine, .tiered = true};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    tlc_engines_tier(threshold);
+    Run tiered = run_file(file, n, tlc_eval);
+    assert_int_equal(tiered.status, native.status);
+    assert_string_equal(tiered.text, native.text);
+    /* something was handed over */
+    assert_true(jg_pe_stats(jg_driver_pe(tlc_engines_driver()))->specializations >= 1);
+    tlc_engines_shutdown();
+    options = (JgDriverOptions){.engine = JG_ENGINE_PE};
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    free(native.text);
+    free(tiered.text);
+    return tiered.allocations;
+}
+
+static void test_tiered_loops_stay_virtual(void **state)
+{
+    (void)state;
+    /* factorial and fibonacci box their numbers in the interpreter (five
+     * allocations an iteration there), none once handed over */
+    for (JgEngine e = JG_ENGINE_PE; e <= JG_ENGINE_JIT; e++) {
+        assert_true(run_tiered("factorial.tlc", 100000, 10, e) <= 10 * 5 + 5);
+        assert_true(run_tiered("fibonacci.tlc", 100000, 10, e) <= 10 * 6 + 5);
+    }
+    /* the accumulator's object was allocated by the interpreter before the
+     * hand-over: it is real memory, and every value stored into it is a box
+     * (what a virtual object avoids when the frame is compiled from its
+     * start, test_accumulator_loop) */
+    assert_true(run_tiered("accumulator.tlc", 1000, 10, JG_ENGINE_PE) >= 900);
+}
+
 /* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
  * argument's type, then an unboxed comparison; returning the argument itself
  * allocates nothing. */
@@ -403,6 +444,7 @@ int main(void)
         cmocka_unit_test(test_factorial_loop),
         cmocka_unit_test(test_fibonacci_loop),
         cmocka_unit_test(test_accumulator_loop),
+        cmocka_unit_test(test_tiered_loops_stay_virtual),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
