@@ -417,6 +417,7 @@ for p in $PROGRAMS; do
 done
 
 # --- Cold start: `tlc run examples/factorial.tlc 10` as a whole process,
+# by default and tiered (the loop never gets hot: LLVM never starts),
 # paired with the C baseline (the cost of starting any process here).
 echo "bench: cold start, $COLD runs" >&2
 expect factorial 10
@@ -424,6 +425,9 @@ for ((rep = 0; rep < COLD; rep++)); do
     run "$tlc" run "$root/examples/factorial.tlc" 10
     check "tlc run" factorial 10 "$result"
     sample factorial 10 cold_tlc "$ms" "$result"
+    run "$tlc" run --jit-threshold=1000 "$root/examples/factorial.tlc" 10
+    check "tlc run --jit-threshold=1000" factorial 10 "$result"
+    sample factorial 10 cold_tiered "$ms" "$result"
     run "$cdir/c_factorial" 10
     sample factorial 10 cold_c "$ms" "$result"
 done

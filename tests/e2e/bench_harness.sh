@@ -89,6 +89,7 @@ if harness all 0 BENCH_README="$out/README.md"; then
             [ "$(csv "$p" 10 abl_full allocations)" -lt "$(csv "$p" 10 abl_novirt allocations)" ]
     done
     expect "cold start measured" [ -n "$(csv factorial 10 cold_tlc median_ms)" ]
+    expect "tiered cold start measured" [ -n "$(csv factorial 10 cold_tiered median_ms)" ]
     expect "no MIXED result" [ "$(grep -c MIXED "$out/all/results.csv")" = 0 ]
     md=$out/all/RESULTS.md
     for h in "# Benchmark results" "## Targets" "### factorial" "### fibonacci" "### accumulator" \
