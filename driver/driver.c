@@ -22,9 +22,9 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    JgLlvm *llvm;             /* the backend of the jit engine */
-    JgLlvmStart *llvm_start;  /* the backend while it starts on its thread */
-    bool llvm_failed;         /* it could not start: why in llvm_err */
+    JgLlvm *llvm;            /* the backend of the jit engine */
+    JgLlvmStart *llvm_start; /* the backend while it starts on its thread */
+    bool llvm_failed;        /* it could not start: why in llvm_err */
     char llvm_err[512];
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */

@@ -23,7 +23,7 @@ typedef struct TlcRunOptions {
     bool stats;
     JgDriverOptions driver;
     int64_t jit_threshold; /* --jit-threshold: 0, or tiered after T jumps/calls */
-    TlcEngineFn fn; /* what runs the program: set by tlc_start_engine */
+    TlcEngineFn fn;        /* what runs the program: set by tlc_start_engine */
 } TlcRunOptions;
 
 /* A command's usage text: the parts printed one after the other (the run

@@ -29,8 +29,8 @@ JgDriver *tlc_engines_driver(void)
 static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
                                 int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
-    uint64_t slots[7] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,     (uint64_t)(uintptr_t)args,
-                         (uint64_t)nargs,           (uint64_t)depth,  (uint64_t)(uintptr_t)saved,
+    uint64_t slots[7] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,    (uint64_t)(uintptr_t)args,
+                         (uint64_t)nargs,           (uint64_t)depth, (uint64_t)(uintptr_t)saved,
                          (uint64_t)nsaved};
     return (TlcObject *)(uintptr_t)jg_driver_call(driver, slots);
 }

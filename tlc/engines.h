@@ -4,8 +4,8 @@
 #ifndef TLC_ENGINES_H
 #define TLC_ENGINES_H
 
-#include "jitgen/driver.h"
 #include "interp.h"
+#include "jitgen/driver.h"
 #include "run.h"
 
 /* Creates the process's driver. Returns false with a message on failure. */

@@ -15,13 +15,13 @@ const TlcInt tlc_int_zero = {.base = {.type = &tlc_int_type}, .value = 0};
 #define NEED(n)                                                                                    \
     do {                                                                                           \
         if (sp < (n))                                                                              \
-            tlc_raise(TLC_ERR_STACK_UNDERFLOW, op, at, "not enough values on the stack");         \
+            tlc_raise(TLC_ERR_STACK_UNDERFLOW, op, at, "not enough values on the stack");          \
     } while (0)
 
 #define ROOM(n)                                                                                    \
     do {                                                                                           \
         if (sp + (n) > TLC_STACK_CAPACITY)                                                         \
-            tlc_raise(TLC_ERR_STACK_OVERFLOW, op, at, "operand stack full (256 values)");         \
+            tlc_raise(TLC_ERR_STACK_OVERFLOW, op, at, "operand stack full (256 values)");          \
     } while (0)
 
 /* Popping clears the slot: values above the stack top are dead, and a
@@ -69,8 +69,7 @@ static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject **args, 
 #define OPERAND_I8() ((int8_t)code->bytes[pc++])
 #define OPERAND_U8() (code->bytes[pc++])
 
-TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
-                    int64_t depth)
+TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs, int64_t depth)
 {
     return tlc_resume(code, pc, args, nargs, depth, NULL, 0);
 }
