@@ -22,10 +22,7 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    JgLlvm *llvm;            /* the backend of the jit engine */
-    JgLlvmStart *llvm_start; /* the backend while it starts on its thread */
-    bool llvm_failed;        /* it could not start: why in llvm_err */
-    char llvm_err[512];
+    JgLlvm *llvm; /* the backend of the jit engine */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
@@ -74,12 +71,11 @@ static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
     return jg_driver_call(ctx, args);
 }
 
-/* Starts the backend on its own thread (jg_llvm_start), which also warms
- * LLVM up. */
-static void start_backend(JgDriver *d)
+/* The backend's options, from the driver's. */
+static JgLlvmOptions backend_options(JgDriver *d)
 {
     const JgDriverOptions *options = &d->options;
-    JgLlvmOptions lo = {
+    return (JgLlvmOptions){
         .opt_level = options->llvm_opt_set ? options->llvm_opt : 2,
         .adaptive = !options->llvm_opt_set,
         .dumps = options->dumps,
@@ -88,25 +84,6 @@ static void start_backend(JgDriver *d)
         .portal_call = llvm_portal_call,
         .portal_ctx = d,
     };
-    d->llvm_start = jg_llvm_start(&lo);
-    if (!d->llvm_start) {
-        d->llvm_failed = true;
-        snprintf(d->llvm_err, sizeof d->llvm_err, "out of memory");
-    }
-}
-
-/* Waits for the backend's thread; false with a message if LLVM could not
- * start. */
-static bool join_backend(JgDriver *d, char *err, size_t errsize)
-{
-    if (d->llvm_start) {
-        d->llvm = jg_llvm_join(d->llvm_start, d->llvm_err, sizeof d->llvm_err);
-        d->llvm_start = NULL;
-        d->llvm_failed = !d->llvm;
-    }
-    if (d->llvm_failed)
-        snprintf(err, errsize, "%s", d->llvm_err);
-    return !d->llvm_failed;
 }
 
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
@@ -126,27 +103,32 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     bool image = jg_is_graph_image(graphs, len);
     if (!image)
         jg_frontend_init(); /* the bitcode reader's LLVM options, before LLVM's thread */
-    /* a tiered host's program may never need LLVM: it starts at the first call */
+    /* a tiered host's program may never need LLVM: it starts at the first
+     * call (jg_driver_call) */
     bool eager = options->engine == JG_ENGINE_JIT && !options->tiered;
-    if (eager)
-        start_backend(d);
+    JgLlvmStart *llvm_start = NULL;
+    if (eager) {
+        JgLlvmOptions lo = backend_options(d);
+        llvm_start = jg_llvm_start(&lo);
+    }
     double t0 = now_ms();
     d->module =
         image ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
               : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
     if (!d->module) {
         char ignored[16];
-        join_backend(d, ignored, sizeof ignored);
-        jg_llvm_free(d->llvm);
+        jg_llvm_free(eager ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);
         free(d);
         return NULL;
     }
     d->bta = jg_bta_new(d->module, err, errsize);
     d->frontend_ms = now_ms() - t0;
     if (eager) {
-        /* joined even when the frontend failed: the thread uses `d` */
+        /* joined even when the frontend failed: the thread uses `d`; a
+         * start that could not be allocated joins as "out of memory" */
         char llvm_err[512];
-        if (!join_backend(d, llvm_err, sizeof llvm_err) && d->bta)
+        d->llvm = jg_llvm_join(llvm_start, llvm_err, sizeof llvm_err);
+        if (!d->llvm && d->bta)
             snprintf(err, errsize, "%s", llvm_err);
     }
     if (!d->bta || (eager && !d->llvm)) {
@@ -190,8 +172,6 @@ void jg_driver_free(JgDriver *d)
 {
     if (!d)
         return;
-    char ignored[16];
-    join_backend(d, ignored, sizeof ignored); /* its thread uses `d` */
     jg_llvm_free(d->llvm);
     jg_pe_free(d->pe);
     jg_bta_free(d->bta);
@@ -206,9 +186,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
     if (d->options.engine == JG_ENGINE_JIT && !d->llvm) {
-        if (!d->llvm_start && !d->llvm_failed)
-            start_backend(d);
-        if (!join_backend(d, err, sizeof err))
+        /* tiered: no thread and no warm-up, the first compilation is next */
+        JgLlvmOptions lo = backend_options(d);
+        d->llvm = jg_llvm_new(&lo, err, sizeof err);
+        if (!d->llvm)
             fatal("LLVM could not start", err);
     }
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);

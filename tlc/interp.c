@@ -35,16 +35,16 @@ static inline TlcObject *take(TlcObject **slot)
 
 #ifdef JITGEN_ANALYSIS
 /* the JIT sees neither the counting nor the hand-over */
-#define TIER_LOOP()
+#define TIER_LOOP(offset)
 #define CALL_FRAME tlc_eval
 #else
 TlcTier tlc_tier;
 
-/* After a backward jump: a frame whose loop has run `threshold` times
- * hands itself over to the JIT, here, where `pc` is the loop's head. */
-#define TIER_LOOP()                                                                                \
+/* After a jump by `offset`: a frame whose loop has jumped back `threshold`
+ * times hands itself over to the JIT, here, where `pc` is the loop's head. */
+#define TIER_LOOP(offset)                                                                          \
     do {                                                                                           \
-        if (tlc_tier.threshold && ++backedges >= tlc_tier.threshold)                               \
+        if ((offset) < 0 && tlc_tier.threshold && ++backedges >= tlc_tier.threshold)               \
             return tlc_tier.enter(code, pc, args, nargs, depth, stack, sp);                        \
     } while (0)
 
@@ -188,8 +188,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
         case TLC_OP_BR: {
             int64_t offset = OPERAND_I8();
             pc += offset;
-            if (offset < 0)
-                TIER_LOOP();
+            TIER_LOOP(offset);
             break;
         }
         case TLC_OP_BR_COND: {
@@ -198,8 +197,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             TlcObject *c = POP();
             if (tlc_type_of(c)->ops->truth(c)) {
                 pc += offset;
-                if (offset < 0)
-                    TIER_LOOP();
+                TIER_LOOP(offset);
             }
             break;
         }
@@ -214,8 +212,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
                 if (offset < -pc || offset > code->len - pc || !code->insn_start[pc + offset])
                     tlc_raise(TLC_ERR_BRANCH, op, at, "computed branch target not an instruction");
                 pc = jit_promote(pc + offset);
-                if (offset < 0)
-                    TIER_LOOP();
+                TIER_LOOP(offset);
             }
             break;
         }
