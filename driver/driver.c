@@ -229,6 +229,8 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.residual_ops: %llu\n", (unsigned long long)s->residual_ops);
     fprintf(out, "pe.virtuals: %llu\n", (unsigned long long)s->virtuals);
     fprintf(out, "pe.materialized: %llu\n", (unsigned long long)s->materialized);
+    fprintf(out, "pe.pending_stores: %llu\n", (unsigned long long)s->pending_stores);
+    fprintf(out, "pe.pending_flushed: %llu\n", (unsigned long long)s->pending_flushed);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
     if (!d->llvm) {

@@ -16,7 +16,7 @@ JgVal emit_op(JgPe *pe, uint32_t block, JgOpcode opcode, JgType type, uint32_t n
     return jg_emit(pe->rg, block, opcode, type, nargs, args);
 }
 
-static JgVal pointer_plus(JgPe *pe, uint32_t block, JgVal base, int64_t offset)
+JgVal emit_pointer_plus(JgPe *pe, uint32_t block, JgVal base, int64_t offset)
 {
     if (offset == 0)
         return base;
@@ -44,7 +44,7 @@ JgVal materialize(JgPe *pe, State *s, uint32_t block, Virt *o)
     for (uint32_t i = 0; i < o->nfields; i++) {
         Field *f = &o->fields[i];
         JgVal v = residualize(pe, s, block, f->value);
-        JgVal args[2] = {pointer_plus(pe, block, p, f->offset), v};
+        JgVal args[2] = {emit_pointer_plus(pe, block, p, f->offset), v};
         emit_op(pe, block, JG_OP_STORE, JG_VOID, 2, args);
         cache_put(pe, s, p, f->offset, (JgType)f->type, f->value);
     }
@@ -57,9 +57,9 @@ JgVal residualize(JgPe *pe, State *s, uint32_t block, Av a)
     case AV_CONST:
         return emit_const(pe, (JgType)a.type, a.bits);
     case AV_VAR:
-        return pointer_plus(pe, block, a.var, a.offset);
+        return emit_pointer_plus(pe, block, a.var, a.offset);
     case AV_VIRT:
-        return pointer_plus(pe, block, materialize(pe, s, block, a.obj), a.offset);
+        return emit_pointer_plus(pe, block, materialize(pe, s, block, a.obj), a.offset);
     default:
         pe_fail(pe, "internal error: an abstract value was used before it was computed");
         return emit_const(pe, (JgType)a.type, 0);
@@ -68,19 +68,26 @@ JgVal residualize(JgPe *pe, State *s, uint32_t block, Av a)
 
 /* ---- heap cache ---- */
 
+/* Callers emit the pending stores first (pending_flush_all). */
 void cache_forget_all(State *s)
 {
     s->ncache = 0;
 }
 
-const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type)
+const CacheEntry *cache_find(const State *s, JgVal base, int64_t offset, JgType type)
 {
     for (uint32_t i = 0; i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
         if (e->base == base && e->offset == offset && e->type == type)
-            return &e->value;
+            return e;
     }
     return NULL;
+}
+
+const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type)
+{
+    const CacheEntry *e = cache_find(s, base, offset, type);
+    return e ? &e->value : NULL;
 }
 
 /* A store through (base, offset) invalidates the entries whose byte range
@@ -102,13 +109,14 @@ void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type)
     s->ncache = kept;
 }
 
-void cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value)
+CacheEntry *cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value)
 {
     for (uint32_t i = 0; i < s->ncache; i++) {
         CacheEntry *e = &s->cache[i];
         if (e->base == base && e->offset == offset && e->type == type) {
             e->value = value;
-            return;
+            e->pending = 0;
+            return e;
         }
     }
     if (s->ncache == s->cache_capacity) {
@@ -119,5 +127,7 @@ void cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av v
         s->cache = grown;
         s->cache_capacity = cap;
     }
-    s->cache[s->ncache++] = (CacheEntry){base, offset, (uint8_t)type, value};
+    s->cache[s->ncache] =
+        (CacheEntry){.base = base, .offset = offset, .type = (uint8_t)type, .value = value};
+    return &s->cache[s->ncache++];
 }

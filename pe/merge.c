@@ -131,6 +131,7 @@ static void add_arg(Walk *w, Av c, Av *slot)
 }
 
 static void match_av(Walk *w, Av t, Av c);
+static void collect_args(Walk *w, Av t, Av c);
 
 static void match_virt(Walk *w, Virt *t, Virt *c)
 {
@@ -226,6 +227,8 @@ static void clear_marks(State *s)
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
             clear_marks_av(s->frames[d].locals[l]);
+    for (uint32_t i = 0; i < s->ncache; i++)
+        clear_marks_av(s->cache[i].value);
 }
 
 /* Red slots of a frame: locals that are not green constants. */
@@ -245,6 +248,8 @@ static bool cache_walk(Walk *w, const State *shape, const State *cur, bool colle
 {
     for (uint32_t i = 0; i < shape->ncache; i++) {
         const CacheEntry *e = &shape->cache[i];
+        if (e->pending)
+            continue; /* pending_walk */
         JgVal base = 0;
         int64_t offset = e->offset;
         if (e->base) {
@@ -256,9 +261,10 @@ static bool cache_walk(Walk *w, const State *shape, const State *cur, bool colle
             base = w->pair_value.items[k].var;
             offset += w->pair_value.items[k].offset;
         }
-        const Av *known = cache_get(cur, base, offset, (JgType)e->type);
-        if (!known)
+        const CacheEntry *found = cache_find(cur, base, offset, (JgType)e->type);
+        if (!found || found->pending)
             return false;
+        const Av *known = &found->value;
         if (e->value.kind == AV_CONST) {
             if (known->kind != AV_CONST || known->bits != e->value.bits)
                 return false;
@@ -284,6 +290,49 @@ static bool cache_walk(Walk *w, const State *shape, const State *cur, bool colle
     return true;
 }
 
+/* The block's pending stores (pe/pending.c) must be exactly the arriving
+ * state's: the same addresses (bases through the parameters) holding
+ * virtual objects that match. In `collect` mode, the second pass: the
+ * arguments for the variables inside those objects. Runs after cache_walk,
+ * whose pairs may give the bases, and with the frames' marks still set, so
+ * an object both in a frame and in a pending store is one object in both. */
+static bool pending_walk(Walk *w, State *shape, State *cur, bool collect)
+{
+    if (pending_count(shape) != pending_count(cur))
+        return false;
+    uint8_t used[cur->ncache + 1];
+    memset(used, 0, cur->ncache + 1);
+    for (uint32_t i = 0; i < shape->ncache; i++) {
+        const CacheEntry *e = &shape->cache[i];
+        if (!e->pending)
+            continue;
+        JgVal base = 0;
+        int64_t offset = e->offset;
+        if (e->base) {
+            uint32_t k = find_param(w, e->base);
+            if (k == w->pair_param.count || w->pair_value.items[k].kind != AV_VAR)
+                return false;
+            base = w->pair_value.items[k].var;
+            offset += w->pair_value.items[k].offset;
+        }
+        uint32_t j = 0;
+        while (j < cur->ncache &&
+               !(cur->cache[j].pending && !used[j] && cur->cache[j].base == base &&
+                 cur->cache[j].offset == offset && cur->cache[j].type == e->type))
+            j++;
+        if (j == cur->ncache)
+            return false;
+        used[j] = 1;
+        if (collect)
+            collect_args(w, e->value, cur->cache[j].value);
+        else
+            match_av(w, e->value, cur->cache[j].value);
+        if (!w->ok)
+            return false;
+    }
+    return true;
+}
+
 static bool match_state(Walk *w, State *shape, State *cur)
 {
     w->ok = true;
@@ -296,9 +345,10 @@ static bool match_state(Walk *w, State *shape, State *cur)
             if (red_slot(cf, l))
                 match_av(w, tf->locals[l], cf->locals[l]);
     }
+    bool ok = w->ok && cache_walk(w, shape, cur, false) && pending_walk(w, shape, cur, false);
     clear_marks(shape);
     clear_marks(cur);
-    return w->ok && cache_walk(w, shape, cur, false);
+    return ok;
 }
 
 /* Second pass after a successful match: the residual value of every current
@@ -337,8 +387,9 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
             if (red_slot(cf, l))
                 collect_args(w, tf->locals[l], cf->locals[l]);
     }
-    clear_marks(shape);
     cache_walk(w, shape, cur, true);
+    pending_walk(w, shape, cur, true);
+    clear_marks(shape);
 }
 
 /* ---- generalization ---- */
@@ -470,7 +521,7 @@ static void rebase_cache(Walk *w, State *g, uint32_t block)
         progress = false;
         for (uint32_t i = 0; i < n; i++) {
             CacheEntry e = old[i];
-            if (done[i] || e.value.kind == AV_VIRT)
+            if (done[i] || e.pending || e.value.kind == AV_VIRT)
                 continue;
             if (e.base) {
                 uint32_t k = 0;
@@ -497,6 +548,52 @@ static void rebase_cache(Walk *w, State *g, uint32_t block)
             progress = true;
             cache_put(w->pe, g, e.base, e.offset, (JgType)e.type, e.value);
         }
+    }
+}
+
+/* The shape's pending store that `e` continues around a loop: the one at
+ * the same offset with the same type, when there is exactly one. */
+static Av previous_pending(const State *shape, const CacheEntry *e)
+{
+    Av prev = {0};
+    unsigned n = 0;
+    for (uint32_t i = 0; i < shape->ncache; i++) {
+        const CacheEntry *p = &shape->cache[i];
+        if (p->pending && p->offset == e->offset && p->type == e->type) {
+            prev = p->value;
+            n++;
+        }
+    }
+    return n == 1 ? prev : (Av){0};
+}
+
+/* The new block keeps the arriving state's pending stores, generalized in
+ * `pend` (after the rest of the cache, in the order pending_walk checks
+ * them): bases become parameters, and the variables inside the stored
+ * objects more parameters. pending_settle left only stores whose base the
+ * block has as a parameter. */
+static void rebase_pending(Walk *w, State *g, const State *cur, CacheEntry *pend, uint32_t npend,
+                           uint32_t block)
+{
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < cur->ncache && j < npend; i++) {
+        if (!cur->cache[i].pending)
+            continue;
+        CacheEntry e = pend[j++];
+        if (e.base) {
+            uint32_t k = 0;
+            while (k < w->pair_param.count &&
+                   !(w->pair_value.items[k].kind == AV_VAR && w->pair_value.items[k].var == e.base))
+                k++;
+            if (k == w->pair_param.count) {
+                pe_fail(w->pe, "internal error: a pending store's base is not a parameter");
+                return;
+            }
+            e.offset -= w->pair_value.items[k].offset;
+            e.base = w->pair_param.items[k];
+        }
+        bind_params(w, &e.value, cur->cache[i].value, block);
+        cache_put(w->pe, g, e.base, e.offset, (JgType)e.type, e.value)->pending = 1;
     }
 }
 
@@ -532,6 +629,7 @@ static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
 {
     State *cur = *state;
+    pending_settle(pe, cur, *block, false);
     PeResidualData *rd = residual_data(pe);
     Buf key = {.arena = pe->rg->arena};
     make_key(cur, &key);
@@ -565,6 +663,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     unsigned limit = pe->options.max_specializations ? pe->options.max_specializations : 6;
     w.full = count >= limit;
     if (w.full) {
+        pending_settle(pe, cur, *block, true);
         /* past the bound: reuse a fully general block when one exists */
         for (MergeEntry *e = *bucket; e; e = e->next) {
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
@@ -600,9 +699,19 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             if (red_slot(cf, l))
                 gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
     }
+    uint32_t npend = 0;
+    CacheEntry *pend = jg_arena_alloc(pe->rg->arena, sizeof(CacheEntry) * (cur->ncache + 1));
+    for (uint32_t i = 0; i < cur->ncache; i++)
+        if (cur->cache[i].pending) {
+            pend[npend] = cur->cache[i];
+            Av prev = last ? previous_pending(last->shape, &cur->cache[i]) : (Av){0};
+            pend[npend++].value = generalize_av(&w, cur->cache[i].value, prev, 1);
+        }
     for (uint32_t d = 0; d < cur->depth; d++)
         for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
             clear_copies_av(cur->frames[d].locals[l]);
+    for (uint32_t i = 0; i < cur->ncache; i++)
+        clear_copies_av(cur->cache[i].value);
     uint32_t nb = jg_block_new(pe->rg, 0, NULL);
     pe->stats.residual_blocks++;
     /* This key has a block in an earlier compilation that its method cannot
@@ -624,7 +733,6 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             if (red_slot(cf, l))
                 bind_params(&w, &gf->locals[l], cf->locals[l], nb);
     }
-    clear_marks(g);
     /* binding may have materialized virtuals (the stores made fields known):
      * the block starts from the cache of the state as it jumps */
     State *now = state_copy(pe, cur);
@@ -632,6 +740,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     g->ncache = now->ncache;
     g->cache_capacity = now->cache_capacity;
     rebase_cache(&w, g, nb);
+    rebase_pending(&w, g, cur, pend, npend, nb);
+    clear_marks(g);
     jump(pe, &w, *block, nb);
     MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
     e->hash = h;
@@ -746,10 +856,16 @@ void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *t
         if (e.base) {
             Av base = av_var(JG_PTR, e.base);
             rename_av(&r, &base);
-            if (base.kind != AV_VAR)
+            if (base.kind == AV_CONST && e.pending) {
+                /* a store still to do: now to an absolute address */
+                e.base = 0;
+                e.offset = (int64_t)(base.bits + (uint64_t)e.offset);
+            } else if (base.kind != AV_VAR) {
                 continue; /* the base became a constant: forget the entry */
-            e.base = base.var;
-            e.offset += base.offset;
+            } else {
+                e.base = base.var;
+                e.offset += base.offset;
+            }
         }
         rename_av(&r, &e.value);
         s->cache[kept++] = e;

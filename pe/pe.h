@@ -11,22 +11,24 @@
 #include "frontend/module.h"
 
 typedef struct JgPeOptions {
-    bool no_virtuals;            /* ablation: every allocation is residual */
-    unsigned max_inline_depth;   /* frames of inlined calls (0: default 24) */
-    unsigned max_portal_inline;  /* nested inlined portal calls (0: default 4) */
-    unsigned max_specializations;/* residual blocks per merge-point key (0: default 6) */
+    bool no_virtuals;             /* ablation: every allocation is residual */
+    unsigned max_inline_depth;    /* frames of inlined calls (0: default 24) */
+    unsigned max_portal_inline;   /* nested inlined portal calls (0: default 4) */
+    unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
 } JgPeOptions;
 
 typedef struct JgPeStats {
-    uint64_t promotions;        /* flexswitches emitted */
-    uint64_t flexswitch_cases;  /* cases compiled (each a resumption) */
+    uint64_t promotions;       /* flexswitches emitted */
+    uint64_t flexswitch_cases; /* cases compiled (each a resumption) */
     uint64_t residual_blocks;
     uint64_t residual_ops;
-    uint64_t virtuals;          /* virtual objects created */
-    uint64_t materialized;      /* virtual objects that escaped */
-    uint64_t interp_ops;        /* interpreter operations processed */
-    uint64_t specializations;   /* residual graphs created */
-    double ms;                  /* time spent specializing */
+    uint64_t virtuals;        /* virtual objects created */
+    uint64_t materialized;    /* virtual objects that escaped */
+    uint64_t pending_stores;  /* stores of virtuals into real memory kept pending */
+    uint64_t pending_flushed; /* pending stores emitted after all */
+    uint64_t interp_ops;      /* interpreter operations processed */
+    uint64_t specializations; /* residual graphs created */
+    double ms;                /* time spent specializing */
 } JgPeStats;
 
 typedef struct JgPe JgPe;
@@ -35,15 +37,15 @@ typedef struct JgPe JgPe;
  * portal's red parameters, in order. It grows when flexswitches miss. */
 typedef struct JgResidual {
     JgGraph *graph;
-    uint64_t *green_args; /* the key: one value per portal parameter (red ones 0) */
+    uint64_t *green_args;      /* the key: one value per portal parameter (red ones 0) */
     uint32_t nblocks_compiled; /* blocks handed to a backend so far */
     /* compilations: the first block of each (blocks of compilation i are
      * [starts[i], starts[i + 1]) or up to the end); a backend makes one
      * method of each */
     JG_VEC(uint32_t) compilation_starts;
     struct JgResidual *next;
-    void *backend;        /* a backend's data for this graph */
-    void *pe_private;     /* the partial evaluator's data for this graph */
+    void *backend;    /* a backend's data for this graph */
+    void *pe_private; /* the partial evaluator's data for this graph */
 } JgResidual;
 
 JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options);

@@ -62,17 +62,20 @@ typedef struct Frame {
     const JgBtaVariant *bta;
     const PeGraphInfo *info;
     uint32_t block;
-    uint32_t op;      /* next op to run; in a caller frame: the call op */
+    uint32_t op; /* next op to run; in a caller frame: the call op */
     uint32_t nlocals;
     Av *locals;
-    uint8_t portal;   /* a portal frame (for recursion checks) */
+    uint8_t portal;              /* a portal frame (for recursion checks) */
     const uint64_t *portal_args; /* portal frames: argument values at entry (greens valid) */
 } Frame;
 
+/* Known contents of real memory at base + offset (base 0: an absolute
+ * address). A pending entry is a store not emitted yet (pe/pending.c). */
 typedef struct CacheEntry {
     JgVal base;
     int64_t offset;
     uint8_t type;
+    uint8_t pending;
     Av value;
 } CacheEntry;
 
@@ -96,9 +99,9 @@ typedef struct MergeEntry {
     uint64_t hash;
     uint32_t keylen;
     uint8_t *key;
-    uint32_t block;      /* residual block */
-    uint32_t compilation;/* index of the compilation that made it */
-    State *shape;        /* its state: VARs are the block's parameters */
+    uint32_t block;       /* residual block */
+    uint32_t compilation; /* index of the compilation that made it */
+    State *shape;         /* its state: VARs are the block's parameters */
     struct MergeEntry *next;
 } MergeEntry;
 
@@ -113,8 +116,8 @@ typedef struct PeResidualData {
 typedef struct PeFlexData {
     JgPe *pe;
     JgResidual *residual;
-    State *state;  /* positioned at the promote op */
-    Av promoted;   /* the promoted value as it was (a variable) */
+    State *state; /* positioned at the promote op */
+    Av promoted;  /* the promoted value as it was (a variable) */
 } PeFlexData;
 
 /* Work still to do: specialize from `state` into residual block `block`. */
@@ -128,14 +131,14 @@ struct JgPe {
     JgBta *bta;
     JgPeOptions options;
     JgPeStats stats;
-    JgArena arena;           /* graph infos; everything else lives in the residual's arena */
-    PeGraphInfo **infos;     /* per module graph index, lazily */
+    JgArena arena;       /* graph infos; everything else lives in the residual's arena */
+    PeGraphInfo **infos; /* per module graph index, lazily */
     JgResidual *residuals;
     /* the compilation in progress */
     JgResidual *current;
-    JgGraph *rg;             /* current->graph; its arena holds states and virtuals */
+    JgGraph *rg; /* current->graph; its arena holds states and virtuals */
     JG_VEC(Work) work;
-    uint32_t walk;           /* walk counter for Virt.mark */
+    uint32_t walk; /* walk counter for Virt.mark */
     char error[512];
     bool failed;
 };
@@ -169,13 +172,25 @@ static inline Av av_var(JgType type, JgVal var)
 JgVal emit_const(JgPe *pe, JgType type, uint64_t bits);
 JgVal emit_op(JgPe *pe, uint32_t block, JgOpcode opcode, JgType type, uint32_t nargs,
               const JgVal *args);
+JgVal emit_pointer_plus(JgPe *pe, uint32_t block, JgVal base, int64_t offset);
 /* The residual value of an abstract value (materializing virtuals). */
 JgVal residualize(JgPe *pe, State *s, uint32_t block, Av a);
 JgVal materialize(JgPe *pe, State *s, uint32_t block, Virt *o);
 void cache_forget_all(State *s);
-void cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value);
+CacheEntry *cache_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value);
+const CacheEntry *cache_find(const State *s, JgVal base, int64_t offset, JgType type);
 const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type);
 void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type);
+
+/* ---- lazy stores into real memory (pe/pending.c) ---- */
+/* Whether a store of `value` into real memory may stay pending. */
+bool pending_keepable(Av value);
+void pending_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value);
+void pending_flush_all(JgPe *pe, State *s, uint32_t block);
+void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
+                           JgType type);
+uint32_t pending_count(const State *s);
+void pending_settle(JgPe *pe, State *s, uint32_t block, bool all);
 
 /* ---- merge points (pe/merge.c) ---- */
 /* Arriving at a merge point: returns true when the path ends (jumped to an

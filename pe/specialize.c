@@ -85,9 +85,9 @@ static void bind_link(JgPe *pe, State *s, const JgLink *link)
 /* ---- operations ---- */
 
 typedef enum Step {
-    STEP_NEXT,   /* go on with the next op of the running frame */
-    STEP_FRAME,  /* the running frame changed (call or return) */
-    STEP_END,    /* this path of specialization ended */
+    STEP_NEXT,  /* go on with the next op of the running frame */
+    STEP_FRAME, /* the running frame changed (call or return) */
+    STEP_END,   /* this path of specialization ended */
 } Step;
 
 static Step fold_pure(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *op)
@@ -131,8 +131,8 @@ static bool fold_virtual_icmp(Frame *f, const JgOp *op)
             return false;
         uint64_t bits[2] = {(uint64_t)a.offset, (uint64_t)b.offset};
         JgType types[2] = {JG_I64, JG_I64};
-        av_set(f, op->result, av_const(JG_I1, jg_fold(JG_OP_ICMP, JG_I1, (JgPred)op->pred, 2,
-                                                      types, bits)));
+        av_set(f, op->result,
+               av_const(JG_I1, jg_fold(JG_OP_ICMP, JG_I1, (JgPred)op->pred, 2, types, bits)));
         return true;
     }
     bool equal = a.kind == AV_VIRT && b.kind == AV_VIRT && a.obj == b.obj && a.offset == b.offset;
@@ -176,6 +176,7 @@ static Step run_load(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *o
     }
     JgVal base = addr.kind == AV_VAR ? addr.var : 0;
     int64_t offset = addr.kind == AV_VAR ? addr.offset : (int64_t)addr.bits;
+    pending_flush_aliases(pe, s, block, base, offset, type);
     const Av *known = cache_get(s, base, offset, type);
     if (known) {
         av_set(f, op->result, norm(*known));
@@ -204,11 +205,18 @@ static Step run_store(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *
         materialize(pe, s, block, addr.obj);
         addr = norm(addr);
     }
+    JgVal base = addr.kind == AV_VAR ? addr.var : 0;
+    int64_t offset = addr.kind == AV_VAR ? addr.offset : (int64_t)addr.bits;
+    if (addr.kind == AV_VAR || addr.kind == AV_CONST) {
+        pending_flush_aliases(pe, s, block, base, offset, type);
+        if (pending_keepable(value)) {
+            pending_put(pe, s, base, offset, type, value);
+            return STEP_NEXT;
+        }
+    }
     JgVal args[2] = {residualize(pe, s, block, addr), residualize(pe, s, block, value)};
     emit_op(pe, block, JG_OP_STORE, JG_VOID, 2, args);
     jg_last_op(pe->rg, block)->line = op->line;
-    JgVal base = addr.kind == AV_VAR ? addr.var : 0;
-    int64_t offset = addr.kind == AV_VAR ? addr.offset : (int64_t)addr.bits;
     cache_invalidate_store(s, base, offset, type);
     cache_put(pe, s, base, offset, type, norm(value));
     return STEP_NEXT;
@@ -260,6 +268,7 @@ static Step run_memory_op(JgPe *pe, State *s, uint32_t block, Frame *f, const Jg
                 return STEP_NEXT;
         }
     }
+    pending_flush_all(pe, s, block);
     JgVal args[3];
     for (int i = 0; i < 3; i++)
         args[i] = residualize(pe, s, block, get(f, op->args[i]));
@@ -282,11 +291,14 @@ static uint64_t bta_mask(const Frame *f, const JgOp *op)
 static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *op,
                           const JgGraph *callee, Av target)
 {
+    /* the callee may read any memory */
+    pending_flush_all(pe, s, *block);
     JgVal args[op->nargs + 1];
     if (callee) {
         if (!callee->native) {
-            pe_fail(pe, "%s: cannot call %s at run time: it has no native address (make it "
-                        "non-static)",
+            pe_fail(pe,
+                    "%s: cannot call %s at run time: it has no native address (make it "
+                    "non-static)",
                     f->g->name, callee->name);
             return STEP_END;
         }
@@ -334,8 +346,7 @@ static bool call_at_compile_time(Frame *f, const JgOp *op, const JgGraph *callee
 /* A portal call is inlined unless the same green key is already being
  * specialized on the inline stack (recursion), or too many portal frames are
  * nested. Returns the green argument values when it may be inlined. */
-static const uint64_t *portal_inline_key(JgPe *pe, const State *s, const Frame *f,
-                                         const JgOp *op)
+static const uint64_t *portal_inline_key(JgPe *pe, const State *s, const Frame *f, const JgOp *op)
 {
     uint64_t greens = pe->bta->portal_green_params;
     uint32_t n = op->nargs - 1;
@@ -570,7 +581,8 @@ static bool run_return(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t)
     Frame *f = top(s);
     Av value = t->value ? av_get(f, t->value) : av_const(JG_VOID, 0);
     if (s->depth == 1) {
-        JgVal v = t->value ? residualize(pe, s, *block, norm(value)) : 0;
+        pending_flush_all(pe, s, *block);
+        JgVal v = t->value ? residualize(pe, s, *block, norm(av_get(f, t->value))) : 0;
         jg_set_return(pe->rg, *block, v);
         return false;
     }

@@ -55,3 +55,8 @@ int64_t pv_callee(PvObj *o)
     o->c = 5;
     return r;
 }
+
+int64_t pv_read_second(const PvReal *real)
+{
+    return real->second->a;
+}

@@ -63,6 +63,9 @@ JIT_DONT_LOOK_INSIDE void pv_bump(PvReal *real);
 /* Returns o->a * 10 + o->b, then sets o->b = o->a + 100 and o->c = 5. */
 JIT_DONT_LOOK_INSIDE int64_t pv_callee(PvObj *o);
 
+/* real->second->a: a residual call that reads real memory. */
+JIT_DONT_LOOK_INSIDE int64_t pv_read_second(const PvReal *real);
+
 /* A global whose address a sample stores as a constant. */
 extern const char pv_marker[];
 
@@ -77,5 +80,7 @@ JIT_PORTAL int64_t pv_residual_call(int64_t x);
 JIT_PORTAL int64_t pv_sink(PvReal *real, int64_t n);
 JIT_PORTAL int64_t pv_overlap(int64_t x);
 JIT_PORTAL int64_t pv_list(PvReal *real, int64_t n);
+JIT_PORTAL int64_t pv_pending(PvReal *real, int64_t n);
+JIT_PORTAL int64_t pv_pending_alias(PvReal *real, PvReal *other, int64_t n);
 
 #endif

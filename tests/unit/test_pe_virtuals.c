@@ -246,10 +246,10 @@ static bool in_cycle(const JgGraph *g, uint32_t b)
 }
 
 typedef struct Shape {
-    unsigned allocs;  /* calls of the allocator */
-    unsigned calls;   /* other calls */
+    unsigned allocs; /* calls of the allocator */
+    unsigned calls;  /* other calls */
     unsigned loads, stores, allocas;
-    unsigned others;  /* every other operation (arithmetic, PTRADD...) */
+    unsigned others; /* every other operation (arithmetic, PTRADD...) */
     unsigned loop_blocks, loop_allocs, loop_stores, loop_calls;
 } Shape;
 
@@ -912,6 +912,63 @@ static void test_list(void **state)
     }
 }
 
+/* ---- case 11: a virtual stored into real memory around a loop ---- */
+
+static void test_pending(void **state)
+{
+    (void)state;
+    const int64_t ns[] = {0, 1, 2, 7, 100};
+    for (size_t e = 0; e < NENGINES; e++) {
+        Driver dr = driver_open("pending", engines[e], false);
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++) {
+            PvObj first_want = {.a = 5, .b = 9}, first_got = first_want;
+            PvReal want = {.first = &first_want}, got = {.first = &first_got};
+            int64_t rn = pv_pending(&want, ns[i]);
+            uint64_t before = pv_allocations;
+            assert_int_equal(call2(&dr, ptr_arg(&got), (uint64_t)ns[i]), rn);
+            /* the last object only: the others never leave the loop */
+            assert_int_equal(pv_allocations - before, ns[i] ? 1 : 0);
+            assert_obj_equal(want.first, got.first, 0);
+            assert_true((got.first == &first_got) == (ns[i] == 0));
+            pv_free_all();
+        }
+        const JgGraph *g = residual_graph(&dr, -1, 0);
+        Shape s = shape_of(g);
+        assert_true(s.loop_blocks > 0);
+        assert_int_equal(s.loop_allocs, 0);
+        assert_int_equal(s.loop_stores, 0);
+        assert_int_equal(s.loop_calls, 0);
+        assert_true(stats_of(&dr)->pending_stores > 0);
+        /* the interpreter's loop allocates and stores */
+        assert_true(count_opcode(portal_graph(&dr), JG_OP_STORE) >= 3);
+        driver_close(&dr);
+    }
+}
+
+/* ---- case 12: pending stores done before what may observe them ---- */
+
+static void test_pending_alias(void **state)
+{
+    (void)state;
+    const int64_t ns[] = {0, 1, 3, 10};
+    for (size_t e = 0; e < NENGINES; e++) {
+        Driver dr = driver_open("pending_alias", engines[e], false);
+        for (size_t i = 0; i < sizeof ns / sizeof ns[0]; i++)
+            for (int same = 0; same < 2; same++) {
+                PvObj seen_want = {.a = 100}, seen_got = seen_want;
+                PvReal want = {.first = &seen_want}, got = {.first = &seen_got};
+                PvReal other_want = {.first = &seen_want}, other_got = {.first = &seen_got};
+                PvReal *ow = same ? &want : &other_want, *og = same ? &got : &other_got;
+                int64_t rn = pv_pending_alias(&want, ow, ns[i]);
+                assert_int_equal(call3(&dr, ptr_arg(&got), ptr_arg(og), (uint64_t)ns[i]), rn);
+                assert_obj_equal(want.first, got.first, 0);
+                assert_obj_equal(want.second, got.second, 0);
+                pv_free_all();
+            }
+        driver_close(&dr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -927,6 +984,8 @@ int main(void)
         cmocka_unit_test_teardown(test_sink_no_virtuals, teardown_case),
         cmocka_unit_test_teardown(test_overlap, teardown_case),
         cmocka_unit_test_teardown(test_list, teardown_case),
+        cmocka_unit_test_teardown(test_pending, teardown_case),
+        cmocka_unit_test_teardown(test_pending_alias, teardown_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,177 @@
+/* Lazy stores into real memory. A store of a virtual object's pointer into
+ * real memory would make the object escape (materialize it). Instead the
+ * store is kept pending in the heap cache: loads of that address see the
+ * virtual, and the store is emitted only when something could observe the
+ * memory (a residual call, a memory operation, a load or store that may
+ * alias it, the end of the residual code) or when a merge point cannot
+ * carry it. Carried around a loop, the object stays virtual for the whole
+ * loop even though the memory it is stored into is real (an object the
+ * interpreter allocated before the JIT took over). */
+#include "pe_internal.h"
+
+static bool is_pending_virtual(Av v)
+{
+    return v.kind == AV_VIRT && !v.obj->materialized;
+}
+
+bool pending_keepable(Av value)
+{
+    return is_pending_virtual(value);
+}
+
+/* Emits the store of entry `i`; it stays in the cache as a known value.
+ * Residualizing may materialize objects and grow the cache, so the entry is
+ * looked up again by index. */
+static void flush_entry(JgPe *pe, State *s, uint32_t block, uint32_t i)
+{
+    CacheEntry e = s->cache[i];
+    JgVal addr = e.base ? emit_pointer_plus(pe, block, e.base, e.offset)
+                        : emit_const(pe, JG_PTR, (uint64_t)e.offset);
+    JgVal value = residualize(pe, s, block, e.value);
+    JgVal args[2] = {addr, value};
+    emit_op(pe, block, JG_OP_STORE, JG_VOID, 2, args);
+    pe->stats.pending_flushed++;
+    s->cache[i].pending = 0;
+    s->cache[i].value = av_var((JgType)e.value.type, value);
+}
+
+void pending_flush_all(JgPe *pe, State *s, uint32_t block)
+{
+    for (uint32_t i = 0; i < s->ncache; i++)
+        if (s->cache[i].pending)
+            flush_entry(pe, s, block, i);
+}
+
+/* Before an access of `type` at (base, offset) to real memory: the pending
+ * stores to bytes it may touch are emitted first, in their order, except a
+ * store to exactly this address and type (which the access reads or
+ * replaces). Different bases at overlapping offsets may be the same object. */
+void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
+                           JgType type)
+{
+    int64_t end = offset + (int64_t)jg_type_size(type);
+    for (uint32_t i = 0; i < s->ncache; i++) {
+        const CacheEntry *e = &s->cache[i];
+        if (!e->pending)
+            continue;
+        if (e->base == base && e->offset == offset && e->type == type)
+            continue;
+        int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
+        if (e->offset < end && offset < e_end)
+            flush_entry(pe, s, block, i);
+    }
+}
+
+void pending_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value)
+{
+    cache_invalidate_store(s, base, offset, type);
+    cache_put(pe, s, base, offset, type, value)->pending = 1;
+    pe->stats.pending_stores++;
+}
+
+uint32_t pending_count(const State *s)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->ncache; i++)
+        n += s->cache[i].pending;
+    return n;
+}
+
+/* ---- which pending stores a merge point can carry ---- */
+
+typedef struct Reach {
+    JgVal *vars;
+    uint32_t n, cap;
+    uint32_t mark;
+} Reach;
+
+static bool reach_has(const Reach *r, JgVal v)
+{
+    for (uint32_t i = 0; i < r->n; i++)
+        if (r->vars[i] == v)
+            return true;
+    return false;
+}
+
+static void reach_add(JgPe *pe, Reach *r, JgVal v)
+{
+    if (reach_has(r, v))
+        return;
+    if (r->n == r->cap) {
+        uint32_t cap = r->cap ? r->cap * 2 : 32;
+        JgVal *grown = jg_arena_alloc(pe->rg->arena, sizeof(JgVal) * cap);
+        for (uint32_t i = 0; i < r->n; i++)
+            grown[i] = r->vars[i];
+        r->vars = grown;
+        r->cap = cap;
+    }
+    r->vars[r->n++] = v;
+}
+
+static void reach_av(JgPe *pe, Reach *r, Av a)
+{
+    if (a.kind == AV_VAR) {
+        reach_add(pe, r, a.var);
+    } else if (a.kind == AV_VIRT) {
+        Virt *o = a.obj;
+        if (o->materialized) {
+            reach_add(pe, r, o->materialized);
+            return;
+        }
+        if (o->mark == r->mark)
+            return;
+        o->mark = r->mark;
+        for (uint32_t i = 0; i < o->nfields; i++)
+            reach_av(pe, r, o->fields[i].value);
+    }
+}
+
+static void unmark_av(Av a)
+{
+    if (a.kind == AV_VIRT && !a.obj->materialized && a.obj->mark) {
+        Virt *o = a.obj;
+        o->mark = 0;
+        for (uint32_t i = 0; i < o->nfields; i++)
+            unmark_av(o->fields[i].value);
+    }
+}
+
+/* A new block's state names memory by its parameters: a pending store
+ * survives a merge point only when its base is a residual value the state
+ * still holds in a frame (or, transitively, as the known contents of such
+ * memory), and its value is still a virtual object. The others are emitted
+ * in the arriving block. With `all`, every pending store is emitted (past
+ * the bound of blocks per key, where states must become general). */
+void pending_settle(JgPe *pe, State *s, uint32_t block, bool all)
+{
+    if (!pending_count(s))
+        return;
+    if (all) {
+        pending_flush_all(pe, s, block);
+        return;
+    }
+    Reach r = {.mark = ++pe->walk};
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            reach_av(pe, &r, s->frames[d].locals[l]);
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (uint32_t i = 0; i < s->ncache; i++) {
+            const CacheEntry *e = &s->cache[i];
+            if (e->pending || e->value.kind != AV_VAR || reach_has(&r, e->value.var))
+                continue;
+            if (!e->base || reach_has(&r, e->base)) {
+                reach_add(pe, &r, e->value.var);
+                grew = true;
+            }
+        }
+    }
+    for (uint32_t d = 0; d < s->depth; d++)
+        for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
+            unmark_av(s->frames[d].locals[l]);
+    for (uint32_t i = 0; i < s->ncache; i++) {
+        const CacheEntry *e = &s->cache[i];
+        if (e->pending && (!is_pending_virtual(e->value) || (e->base && !reach_has(&r, e->base))))
+            flush_entry(pe, s, block, i);
+    }
+}
