@@ -28,7 +28,8 @@ asan: $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 run: deps build
-	$(BUILD)/tlc run examples/factorial.tlc 20
+	$(BUILD)/tlc run --jit-threshold=0 examples/factorial.tlc 20
+	$(BUILD)/tlc run examples/accumulator.tlc 100000000
 
 # The whole suite: the normal build, then the same tests under ASan+UBSan.
 test: deps build asan

@@ -292,16 +292,29 @@ measure() {
         sample "$p" "$n" interp "${B[run1_ms]}" "${B[result]}" "${B[allocations]}"
         ;;
     jit)
+        # the default: tiered (the interpreter first, compiled once hot)
         run "$tlc" bench --repeat="$INPROC" "$file" "$n"
         parse_bench
-        need jit.frontend_ms pe.ms pe.residual_ops jit.llvm_ir_ms jit.llvm_instructions \
-            jit.llvm_opt_ms jit.llvm_codegen_ms jit.code_bytes jit.compile_ms later_compile_ms
         local r=${B[result]} k runs
         check "tlc bench" "$p" "$n" "$r"
         sample "$p" "$n" jit "$(add_ms "${B[init_ms]}" "${B[run1_ms]}")" "$r"
         IFS=, read -ra runs <<<"${B[runs_ms]}"
         for ((k = 1; k < ${#runs[@]}; k++)); do
             sample "$p" "$n" jit2 "${runs[k]}" "$r" "${B[allocations]}"
+        done
+        ;;
+    jit_eager)
+        # every frame compiled from its start: what compiling costs, per layer
+        run "$tlc" bench --jit-threshold=0 --repeat="$INPROC" "$file" "$n"
+        parse_bench
+        need jit.frontend_ms pe.ms pe.residual_ops jit.llvm_ir_ms jit.llvm_instructions \
+            jit.llvm_opt_ms jit.llvm_codegen_ms jit.code_bytes jit.compile_ms later_compile_ms
+        local r=${B[result]} k runs
+        check "tlc bench --jit-threshold=0" "$p" "$n" "$r"
+        sample "$p" "$n" jit_eager "$(add_ms "${B[init_ms]}" "${B[run1_ms]}")" "$r"
+        IFS=, read -ra runs <<<"${B[runs_ms]}"
+        for ((k = 1; k < ${#runs[@]}; k++)); do
+            sample "$p" "$n" jit_eager2 "${runs[k]}" "$r" "${B[allocations]}"
         done
         sample "$p" "$n" init "${B[init_ms]}" "$r"
         sample "$p" "$n" frontend "${B[jit.frontend_ms]}" "$r"
@@ -335,13 +348,15 @@ echo "bench: checking every engine at n = $CHECK_NS" >&2
 for p in $PROGRAMS; do
     for n in $CHECK_NS; do
         expect "$p" "$n"
-        for what in interp jit tlc_run c_clang "${peer_measures[@]}"; do
+        for what in interp jit jit_eager tlc_run c_clang "${peer_measures[@]}"; do
             case $what in
-            interp | jit)
-                run "$tlc" bench --engine="$what" --repeat=2 "$root/examples/$p.tlc" "$n"
+            interp | jit | jit_eager)
+                opts=(--engine="${what%_eager}")
+                [ "$what" = jit_eager ] && opts+=(--jit-threshold=0)
+                run "$tlc" bench "${opts[@]}" --repeat=2 "$root/examples/$p.tlc" "$n"
                 parse_bench
                 result=${B[result]}
-                what="tlc bench --engine=$what"
+                what="tlc bench ${opts[*]}"
                 ;;
             *)
                 command_of "$what" "$p"
@@ -364,7 +379,7 @@ for p in $PROGRAMS; do
             echo "bench: $p n=$n: interpreter skipped (predicted ${predicted} ms > ${INTERP_BUDGET} s)" >&2
             sample "$p" "$n" interp_skipped "$predicted" "${expected[$p/$n]}"
         fi
-        engines+=(jit tlc_run c_gcc c_clang "${peer_measures[@]}")
+        engines+=(jit jit_eager tlc_run c_gcc c_clang "${peer_measures[@]}")
         count=${#engines[@]}
         for ((rep = 0; rep < REPEAT; rep++)); do
             echo "bench: $p n=$n repetition $((rep + 1))/$REPEAT" >&2
@@ -383,10 +398,10 @@ done
 ablation_options() {
     case $1 in
     interp) opts=(--engine=interp --repeat=1) ;;
-    novirt_o0) opts=(--no-virtuals --llvm-opt=O0 --repeat=2) ;;
-    o0) opts=(--llvm-opt=O0 --repeat=2) ;;
-    novirt) opts=(--no-virtuals --repeat=2) ;;
-    full) opts=(--repeat=2) ;;
+    novirt_o0) opts=(--jit-threshold=0 --no-virtuals --llvm-opt=O0 --repeat=2) ;;
+    o0) opts=(--jit-threshold=0 --llvm-opt=O0 --repeat=2) ;;
+    novirt) opts=(--jit-threshold=0 --no-virtuals --repeat=2) ;;
+    full) opts=(--jit-threshold=0 --repeat=2) ;;
     esac
 }
 for p in $PROGRAMS; do
@@ -416,18 +431,19 @@ for p in $PROGRAMS; do
     done
 done
 
-# --- Cold start: `tlc run examples/factorial.tlc 10` as a whole process,
-# by default and tiered (the loop never gets hot: LLVM never starts),
-# paired with the C baseline (the cost of starting any process here).
+# --- Cold start: `tlc run examples/factorial.tlc 10` as a whole process, by
+# default (tiered: the loop never gets hot, LLVM never starts) and compiling
+# from the start, paired with the C baseline (the cost of starting any
+# process here).
 echo "bench: cold start, $COLD runs" >&2
 expect factorial 10
 for ((rep = 0; rep < COLD; rep++)); do
     run "$tlc" run "$root/examples/factorial.tlc" 10
     check "tlc run" factorial 10 "$result"
     sample factorial 10 cold_tlc "$ms" "$result"
-    run "$tlc" run --jit-threshold=1000 "$root/examples/factorial.tlc" 10
-    check "tlc run --jit-threshold=1000" factorial 10 "$result"
-    sample factorial 10 cold_tiered "$ms" "$result"
+    run "$tlc" run --jit-threshold=0 "$root/examples/factorial.tlc" 10
+    check "tlc run --jit-threshold=0" factorial 10 "$result"
+    sample factorial 10 cold_eager "$ms" "$result"
     run "$cdir/c_factorial" 10
     sample factorial 10 cold_c "$ms" "$result"
 done

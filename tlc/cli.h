@@ -22,7 +22,8 @@ typedef struct TlcRunOptions {
     const TlcEngine *engine;
     bool stats;
     JgDriverOptions driver;
-    int64_t jit_threshold; /* --jit-threshold: 0, or tiered after T jumps/calls */
+    int64_t jit_threshold; /* --jit-threshold: 0, tiered after T jumps/calls, or
+                              -1 (not given: tlc_default_jit_threshold) */
     TlcEngineFn fn;        /* what runs the program: set by tlc_start_engine */
 } TlcRunOptions;
 
@@ -35,6 +36,17 @@ extern const char tlc_run_options_help[];
 
 /* The defaults: engine jit, LLVM optimization auto, no dumps, no stats. */
 void tlc_run_options_init(TlcRunOptions *o);
+
+/* What a jit engine runs at by default: frames hand over after this many
+ * backward jumps (and calls after this many calls). Cold code never starts
+ * LLVM; hot loops pay one interpreted iteration in a thousand's worth. */
+#define TLC_DEFAULT_JIT_THRESHOLD 1000
+
+/* The threshold when --jit-threshold is not given: TLC_DEFAULT_JIT_THRESHOLD
+ * for the jit engine; 0 (every frame through the engine from its start) for
+ * pe and graphs, which exist to show their own work, and whenever a dump or
+ * --dot asks to see compiled code. */
+int64_t tlc_default_jit_threshold(const TlcRunOptions *o);
 
 enum TlcOptionParse {
     TLC_OPTION_OTHER, /* not a run option: the command's own, or an operand */

@@ -70,8 +70,9 @@ const char tlc_run_options_help[] =
     "                   interpreter runs the program first and hands a frame over\n"
     "                   to the engine once its loop has jumped back T times, and\n"
     "                   calls once the program has made T calls; LLVM starts only\n"
-    "                   then. Default 0: every frame through the engine from its\n"
-    "                   start\n"
+    "                   then. 0: every frame through the engine from its start.\n"
+    "                   Default: 1000 for jit; 0 for pe and graphs, and with\n"
+    "                   --dump or --dot\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
@@ -290,7 +291,15 @@ int tlc_parse_int64(const char *s, int64_t *out)
 
 void tlc_run_options_init(TlcRunOptions *o)
 {
-    *o = (TlcRunOptions){.engine = &engines[0]};
+    *o = (TlcRunOptions){.engine = &engines[0], .jit_threshold = -1};
+}
+
+int64_t tlc_default_jit_threshold(const TlcRunOptions *o)
+{
+    bool shows_code = o->driver.dumps || o->driver.dot_file;
+    return o->engine->driver_engine == JG_ENGINE_JIT && o->engine->uses_driver && !shows_code
+               ? TLC_DEFAULT_JIT_THRESHOLD
+               : 0;
 }
 
 bool tlc_run_needs_driver(const TlcRunOptions *o)
@@ -304,6 +313,8 @@ bool tlc_start_engine(TlcRunOptions *o)
     if (!tlc_run_needs_driver(o))
         return true;
     o->driver.engine = o->engine->driver_engine;
+    if (o->jit_threshold < 0)
+        o->jit_threshold = tlc_default_jit_threshold(o);
     bool tiered = o->engine->uses_driver && o->jit_threshold > 0;
     int64_t threshold = o->jit_threshold;
     o->driver.tiered = tiered;

@@ -39,9 +39,9 @@ is_ms() {
     [[ $1 =~ ^[0-9]+\.[0-9]{3,6}$ ]]
 }
 
-# ------------------------------------------------ the JIT, default options --
+# ------------------------------------------------ the JIT, compiling from the start --
 fact20=2432902008176640000
-t "jit" 0 bench --repeat=4 "$examples/factorial.tlc" 20 && {
+t "jit" 0 bench --jit-threshold=0 --repeat=4 "$examples/factorial.tlc" 20 && {
     expect "bench.file" [ "$(v file)" = "$examples/factorial.tlc" ]
     expect "bench.engine" [ "$(v engine)" = jit ]
     expect "bench.n" [ "$(v n)" = 20 ]
@@ -79,9 +79,9 @@ t "jit" 0 bench --repeat=4 "$examples/factorial.tlc" 20 && {
 }
 
 # ------------------------------------------------ tiered --
-# a loop shorter than the threshold never reaches the JIT: nothing compiled,
-# LLVM never started
-t "tiered, cold" 0 bench --jit-threshold=1000 --repeat=2 "$examples/factorial.tlc" 20 && {
+# by default (threshold 1000), a loop shorter than the threshold never
+# reaches the JIT: nothing compiled, LLVM never started
+t "tiered, cold" 0 bench --repeat=2 "$examples/factorial.tlc" 20 && {
     expect "tiered, cold: 20!" [ "$(v result)" = "$fact20" ]
     expect "tiered, cold: nothing specialized" [ "$(v pe.specializations)" = 0 ]
     expect "tiered, cold: LLVM never started" [ -z "$(grep '^bench.jit.llvm' out)" ]
@@ -110,7 +110,7 @@ t "default repeat" 0 bench "$examples/accumulator.tlc" -7 && {
 }
 
 # ------------------------------------------------ the run options --
-t "--stats" 0 bench --stats --repeat=2 "$examples/factorial.tlc" 10 && {
+t "--stats" 0 bench --jit-threshold=0 --stats --repeat=2 "$examples/factorial.tlc" 10 && {
     expect "--stats: stdout keeps the bench lines" [ "$(v result)" = 3628800 ]
     for k in run.allocations run.ms jit.frontend_ms pe.ms jit.compile_ms; do
         expect "--stats: $k on stderr" grep -q "^$k: " err
@@ -121,8 +121,8 @@ for level in auto O0 O1 O2 O3; do
     t "--llvm-opt=$level" 0 bench --llvm-opt=$level --repeat=2 "$examples/fibonacci.tlc" 50 &&
         expect "--llvm-opt=$level: fib(50)" [ "$(v result)" = 12586269025 ]
 done
-t "virtuals" 0 bench --repeat=2 "$examples/factorial.tlc" 30 && with=$(v allocations)
-t "--no-virtuals" 0 bench --no-virtuals --repeat=2 "$examples/factorial.tlc" 30 && {
+t "virtuals" 0 bench --jit-threshold=0 --repeat=2 "$examples/factorial.tlc" 30 && with=$(v allocations)
+t "--no-virtuals" 0 bench --jit-threshold=0 --no-virtuals --repeat=2 "$examples/factorial.tlc" 30 && {
     expect "--no-virtuals: 30!" [ "$(v result)" = -8764578968847253504 ]
     expect "--no-virtuals allocates in the loop ($(v allocations) vs ${with:-?})" \
         [ "$(v allocations)" -gt $((${with:-0} + 30)) ]

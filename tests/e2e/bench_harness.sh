@@ -69,7 +69,7 @@ if harness all 0 BENCH_README="$out/README.md"; then
     for p in factorial fibonacci accumulator; do
         for n in 10 1000; do
             want=$("$cdir/c_$p" "$n")
-            for m in interp jit jit2 tlc_run c_gcc c_clang; do
+            for m in interp jit jit2 jit_eager jit_eager2 tlc_run c_gcc c_clang; do
                 got=$(csv "$p" "$n" "$m" result)
                 expect "$p $n $m: result '$got' is the C baseline's '$want'" [ "$got" = "$want" ]
                 t=$(csv "$p" "$n" "$m" median_ms)
@@ -78,6 +78,7 @@ if harness all 0 BENCH_README="$out/README.md"; then
             expect "$p $n: runs 2.. of the JIT compile nothing" \
                 [ "$(csv "$p" "$n" later_compile median_ms)" = 0.000000 ]
             expect "$p $n: JIT 2 has its samples" [ "$(csv "$p" "$n" jit2 samples)" = 1 ]
+            expect "$p $n: JIT 2, T=0 has its samples" [ "$(csv "$p" "$n" jit_eager2 samples)" = 1 ]
             for m in init frontend pe llvm_ir llvm_opt llvm_codegen compile; do
                 expect "$p $n: compile time '$m' measured" [ -n "$(csv "$p" "$n" "$m" median_ms)" ]
             done
@@ -89,7 +90,8 @@ if harness all 0 BENCH_README="$out/README.md"; then
             [ "$(csv "$p" 10 abl_full allocations)" -lt "$(csv "$p" 10 abl_novirt allocations)" ]
     done
     expect "cold start measured" [ -n "$(csv factorial 10 cold_tlc median_ms)" ]
-    expect "tiered cold start measured" [ -n "$(csv factorial 10 cold_tiered median_ms)" ]
+    expect "cold start compiling from the start measured" \
+        [ -n "$(csv factorial 10 cold_eager median_ms)" ]
     expect "no MIXED result" [ "$(grep -c MIXED "$out/all/results.csv")" = 0 ]
     md=$out/all/RESULTS.md
     for h in "# Benchmark results" "## Targets" "### factorial" "### fibonacci" "### accumulator" \

@@ -2,7 +2,10 @@
 # `tlc run` options. Syntax: NAME[:LEVEL][@T][+novirt], e.g. jit:O0 means
 # `--engine=jit --llvm-opt=O0`, pe+novirt `--engine=pe --no-virtuals`,
 # jit@1 `--engine=jit --jit-threshold=1` (tiered: the native interpreter hands
-# each loop over at its first backward jump, and every call).
+# each loop over at its first backward jump, and every call). Without @T the
+# threshold is 0 (every frame through the engine from its start), not the
+# jit engine's default of 1000, under which a small test program would never
+# reach the engine.
 # Sets the array engine_args.
 engine_args_for() {
     local spec=$1 novirt=0 threshold=
@@ -18,9 +21,7 @@ engine_args_for() {
     if [ "${spec#*:}" != "$spec" ]; then
         engine_args+=("--llvm-opt=${spec#*:}")
     fi
-    if [ -n "$threshold" ]; then
-        engine_args+=("--jit-threshold=$threshold")
-    fi
+    engine_args+=("--jit-threshold=${threshold:-0}")
     if [ "$novirt" = 1 ]; then
         engine_args+=("--no-virtuals")
     fi
