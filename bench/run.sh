@@ -281,6 +281,21 @@ interp_fits() {
     awk -v t="$predicted" -v s="$INTERP_BUDGET" 'BEGIN { exit !(t <= s * 1000) }'
 }
 
+# measure_jit PROGRAM N FIRST LATER [OPTION...]: one `tlc bench` process; run 1
+# (engine start included) is sampled as FIRST, runs 2.. as LATER. Leaves B set.
+measure_jit() {
+    local p=$1 n=$2 first=$3 later=$4 k runs
+    shift 4
+    run "$tlc" bench "$@" --repeat="$INPROC" "$root/examples/$p.tlc" "$n"
+    parse_bench
+    check "tlc bench${*:+ $*}" "$p" "$n" "${B[result]}"
+    sample "$p" "$n" "$first" "$(add_ms "${B[init_ms]}" "${B[run1_ms]}")" "${B[result]}"
+    IFS=, read -ra runs <<<"${B[runs_ms]}"
+    for ((k = 1; k < ${#runs[@]}; k++)); do
+        sample "$p" "$n" "$later" "${runs[k]}" "${B[result]}" "${B[allocations]}"
+    done
+}
+
 # measure WHAT PROGRAM N: one measurement, appended to the samples.
 measure() {
     local what=$1 p=$2 n=$3 file=$root/examples/$2.tlc
@@ -293,29 +308,14 @@ measure() {
         ;;
     jit)
         # the default: tiered (the interpreter first, compiled once hot)
-        run "$tlc" bench --repeat="$INPROC" "$file" "$n"
-        parse_bench
-        local r=${B[result]} k runs
-        check "tlc bench" "$p" "$n" "$r"
-        sample "$p" "$n" jit "$(add_ms "${B[init_ms]}" "${B[run1_ms]}")" "$r"
-        IFS=, read -ra runs <<<"${B[runs_ms]}"
-        for ((k = 1; k < ${#runs[@]}; k++)); do
-            sample "$p" "$n" jit2 "${runs[k]}" "$r" "${B[allocations]}"
-        done
+        measure_jit "$p" "$n" jit jit2
         ;;
     jit_eager)
         # every frame compiled from its start: what compiling costs, per layer
-        run "$tlc" bench --jit-threshold=0 --repeat="$INPROC" "$file" "$n"
-        parse_bench
+        measure_jit "$p" "$n" jit_eager jit_eager2 --jit-threshold=0
         need jit.frontend_ms pe.ms pe.residual_ops jit.llvm_ir_ms jit.llvm_instructions \
             jit.llvm_opt_ms jit.llvm_codegen_ms jit.code_bytes jit.compile_ms later_compile_ms
-        local r=${B[result]} k runs
-        check "tlc bench --jit-threshold=0" "$p" "$n" "$r"
-        sample "$p" "$n" jit_eager "$(add_ms "${B[init_ms]}" "${B[run1_ms]}")" "$r"
-        IFS=, read -ra runs <<<"${B[runs_ms]}"
-        for ((k = 1; k < ${#runs[@]}; k++)); do
-            sample "$p" "$n" jit_eager2 "${runs[k]}" "$r" "${B[allocations]}"
-        done
+        local r=${B[result]}
         sample "$p" "$n" init "${B[init_ms]}" "$r"
         sample "$p" "$n" frontend "${B[jit.frontend_ms]}" "$r"
         sample "$p" "$n" pe "${B[pe.ms]}" "$r" "" "${B[pe.residual_ops]}"

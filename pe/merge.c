@@ -121,6 +121,17 @@ static uint32_t find_value(const Walk *w, JgVal var, int64_t offset)
     return k;
 }
 
+/* Index of the pair whose current value is the variable `var` at any
+ * offset (a base of known memory), or pair_param.count. */
+static uint32_t find_base(const Walk *w, JgVal var)
+{
+    uint32_t k = 0;
+    while (k < w->pair_param.count &&
+           !(w->pair_value.items[k].kind == AV_VAR && w->pair_value.items[k].var == var))
+        k++;
+    return k;
+}
+
 static void add_arg(Walk *w, Av c, Av *slot)
 {
     JgVal v = residualize(w->pe, w->cur, w->block, c);
@@ -524,9 +535,7 @@ static void rebase_cache(Walk *w, State *g, uint32_t block)
             if (done[i] || e.pending || e.value.kind == AV_VIRT)
                 continue;
             if (e.base) {
-                uint32_t k = 0;
-                while (k < w->pair_param.count && w->pair_value.items[k].var != e.base)
-                    k++;
+                uint32_t k = find_base(w, e.base);
                 if (k == w->pair_param.count)
                     continue;
                 e.offset -= w->pair_value.items[k].offset;
@@ -581,10 +590,7 @@ static void rebase_pending(Walk *w, State *g, const State *cur, CacheEntry *pend
             continue;
         CacheEntry e = pend[j++];
         if (e.base) {
-            uint32_t k = 0;
-            while (k < w->pair_param.count &&
-                   !(w->pair_value.items[k].kind == AV_VAR && w->pair_value.items[k].var == e.base))
-                k++;
+            uint32_t k = find_base(w, e.base);
             if (k == w->pair_param.count) {
                 pe_fail(w->pe, "internal error: a pending store's base is not a parameter");
                 return;

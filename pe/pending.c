@@ -9,14 +9,9 @@
  * interpreter allocated before the JIT took over). */
 #include "pe_internal.h"
 
-static bool is_pending_virtual(Av v)
-{
-    return v.kind == AV_VIRT && !v.obj->materialized;
-}
-
 bool pending_keepable(Av value)
 {
-    return is_pending_virtual(value);
+    return value.kind == AV_VIRT && !value.obj->materialized;
 }
 
 /* Emits the store of entry `i`; it stays in the cache as a known value.
@@ -80,32 +75,22 @@ uint32_t pending_count(const State *s)
 /* ---- which pending stores a merge point can carry ---- */
 
 typedef struct Reach {
-    JgVal *vars;
-    uint32_t n, cap;
+    JG_VEC(JgVal) vars;
     uint32_t mark;
 } Reach;
 
 static bool reach_has(const Reach *r, JgVal v)
 {
-    for (uint32_t i = 0; i < r->n; i++)
-        if (r->vars[i] == v)
+    for (uint32_t i = 0; i < r->vars.count; i++)
+        if (r->vars.items[i] == v)
             return true;
     return false;
 }
 
 static void reach_add(JgPe *pe, Reach *r, JgVal v)
 {
-    if (reach_has(r, v))
-        return;
-    if (r->n == r->cap) {
-        uint32_t cap = r->cap ? r->cap * 2 : 32;
-        JgVal *grown = jg_arena_alloc(pe->rg->arena, sizeof(JgVal) * cap);
-        for (uint32_t i = 0; i < r->n; i++)
-            grown[i] = r->vars[i];
-        r->vars = grown;
-        r->cap = cap;
-    }
-    r->vars[r->n++] = v;
+    if (!reach_has(r, v))
+        JG_VEC_PUSH(pe->rg->arena, r->vars, v);
 }
 
 static void reach_av(JgPe *pe, Reach *r, Av a)
@@ -171,7 +156,7 @@ void pending_settle(JgPe *pe, State *s, uint32_t block, bool all)
             unmark_av(s->frames[d].locals[l]);
     for (uint32_t i = 0; i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
-        if (e->pending && (!is_pending_virtual(e->value) || (e->base && !reach_has(&r, e->base))))
+        if (e->pending && (!pending_keepable(e->value) || (e->base && !reach_has(&r, e->base))))
             flush_entry(pe, s, block, i);
     }
 }

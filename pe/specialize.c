@@ -582,7 +582,7 @@ static bool run_return(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t)
     Av value = t->value ? av_get(f, t->value) : av_const(JG_VOID, 0);
     if (s->depth == 1) {
         pending_flush_all(pe, s, *block);
-        JgVal v = t->value ? residualize(pe, s, *block, norm(av_get(f, t->value))) : 0;
+        JgVal v = t->value ? residualize(pe, s, *block, norm(value)) : 0;
         jg_set_return(pe->rg, *block, v);
         return false;
     }
