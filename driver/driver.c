@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "backend.h"
 #include "bta/bta.h"
 #include "dot.h"
 #include "frontend/eval.h"
@@ -22,7 +23,9 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    JgLlvm *llvm; /* the backend of the jit engine */
+    const JgBackend *backend; /* libjitgen-llvm.so, once opened */
+    JgLlvm *llvm;             /* its session: the jit engine's backend */
+    double backend_open_ms;   /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
@@ -86,6 +89,17 @@ static JgLlvmOptions backend_options(JgDriver *d)
     };
 }
 
+/* Opens the backend library on this thread (when the driver has not yet). */
+static bool open_backend(JgDriver *d, char *err, size_t errsize)
+{
+    if (d->backend)
+        return true;
+    double t0 = now_ms();
+    d->backend = jg_backend_open(d->options.backend_path, err, errsize);
+    d->backend_open_ms += now_ms() - t0;
+    return d->backend != NULL;
+}
+
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize)
 {
@@ -97,37 +111,37 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     d->options = *options;
     const char *verify = getenv("JITGEN_VERIFY");
     d->verify = verify && *verify && *verify != '0';
-    /* LLVM starts (and warms up) on another thread while the frontend
-     * loads the interpreter's graphs: on two cores, part of its start-up is
-     * hidden */
+    /* the backend library is opened and LLVM starts (and warms up) on
+     * another thread while the frontend loads the interpreter's graphs: on
+     * two cores, part of its start-up is hidden. A tiered host's program
+     * may never need LLVM: it starts at the first call (jg_driver_call) */
     bool image = jg_is_graph_image(graphs, len);
+    if (!image && !open_backend(d, err, errsize)) {
+        free(d);
+        return NULL;
+    }
     if (!image)
-        jg_frontend_init(); /* the bitcode reader's LLVM options, before LLVM's thread */
-    /* a tiered host's program may never need LLVM: it starts at the first
-     * call (jg_driver_call) */
+        d->backend->frontend_init(); /* the bitcode reader's LLVM options, before LLVM's thread */
     bool eager = options->engine == JG_ENGINE_JIT && !options->tiered;
-    JgLlvmStart *llvm_start = NULL;
+    JgBackendStart *llvm_start = NULL;
     if (eager) {
         JgLlvmOptions lo = backend_options(d);
-        llvm_start = jg_llvm_start(&lo);
+        llvm_start = jg_backend_start(options->backend_path, &lo, true);
     }
     double t0 = now_ms();
     d->module =
         image ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
-              : jg_module_read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
-    if (!d->module) {
-        char ignored[16];
-        jg_llvm_free(eager ? jg_llvm_join(llvm_start, ignored, sizeof ignored) : NULL);
-        free(d);
-        return NULL;
-    }
-    d->bta = jg_bta_new(d->module, err, errsize);
+              : d->backend->read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
+    if (d->module)
+        d->bta = jg_bta_new(d->module, err, errsize);
     d->frontend_ms = now_ms() - t0;
     if (eager) {
-        /* joined even when the frontend failed: the thread uses `d`; a
-         * start that could not be allocated joins as "out of memory" */
+        /* joined even when the frontend failed: the thread uses `d`'s
+         * options; a start that could not be allocated joins as "out of
+         * memory" */
         char llvm_err[512];
-        d->llvm = jg_llvm_join(llvm_start, llvm_err, sizeof llvm_err);
+        d->llvm = jg_backend_join(llvm_start, &d->backend, &d->backend_open_ms, llvm_err,
+                                  sizeof llvm_err);
         if (!d->llvm && d->bta)
             snprintf(err, errsize, "%s", llvm_err);
     }
@@ -172,7 +186,8 @@ void jg_driver_free(JgDriver *d)
 {
     if (!d)
         return;
-    jg_llvm_free(d->llvm);
+    if (d->llvm)
+        d->backend->destroy(d->llvm);
     jg_pe_free(d->pe);
     jg_bta_free(d->bta);
     jg_module_free(d->module);
@@ -188,8 +203,8 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     if (d->options.engine == JG_ENGINE_JIT && !d->llvm) {
         /* tiered: no thread and no warm-up, the first compilation is next */
         JgLlvmOptions lo = backend_options(d);
-        d->llvm = jg_llvm_new(&lo, err, sizeof err);
-        if (!d->llvm)
+        if (!open_backend(d, err, sizeof err) ||
+            !(d->llvm = d->backend->create(&lo, false, err, sizeof err)))
             fatal("LLVM could not start", err);
     }
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
@@ -204,11 +219,11 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         red[i] = args[d->red_index[i]];
     if (d->llvm) {
         if (!r->backend) {
-            if (!jg_llvm_compile(d->llvm, r->graph, err, sizeof err))
+            if (!d->backend->compile(d->llvm, r->graph, err, sizeof err))
                 fatal("LLVM compilation failed", err);
             r->backend = d->llvm;
         }
-        return jg_llvm_call(d->llvm, r->graph, red);
+        return d->backend->call(d->llvm, r->graph, red);
     }
     return jg_eval(&d->ev, r->graph, red);
 }
@@ -237,7 +252,8 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
         return;
     }
-    const JgLlvmStats *l = jg_llvm_stats(d->llvm);
+    const JgLlvmStats *l = d->backend->stats(d->llvm);
+    fprintf(out, "jit.backend_open_ms: %.3f\n", d->backend_open_ms);
     fprintf(out, "jit.methods.primary: %llu\n", (unsigned long long)l->methods_primary);
     fprintf(out, "jit.methods.secondary: %llu\n", (unsigned long long)l->methods_secondary);
     fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)l->flexswitch_cases);

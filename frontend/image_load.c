@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "bitcode_reader_internal.h"
+#include "module_internal.h"
 #include "image.h"
 #include "image_format.h"
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "bitcode_reader_internal.h"
+#include "module_internal.h"
 
 typedef struct NativeSlot {
     const void *address;

@@ -24,7 +24,7 @@
 
 #define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
 #define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
-#define JG_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
+#define JG_BLOCKID_BLOCK(id) ((uint32_t)(id)&0xffffu)
 #define JG_BLOCKID_RETURN 0xffffffffu /* "the graph returned": result in InputArgs */
 /* Returned by a secondary that needs its activation memory first (the
  * primary allocates it and calls again; docs/backend.md, "ALLOCA"). */
@@ -35,14 +35,14 @@
  * Generated code keeps a private tail after the slots (the areas of
  * ALLOCAs that outlive secondaries, docs/backend.md). */
 typedef struct JgInputArgs {
-    uint64_t result;      /* the graph's result when a secondary returns */
-    uint32_t capacity;    /* number of slots */
+    uint64_t result;   /* the graph's result when a secondary returns */
+    uint32_t capacity; /* number of slots */
     uint32_t pad;
-    uint64_t slots[];     /* typed by the receiving block's parameters */
+    uint64_t slots[]; /* typed by the receiving block's parameters */
 } JgInputArgs;
 
 typedef struct JgLlvmOptions {
-    int opt_level;             /* 0..3: LLVM's pipeline O0..O3 */
+    int opt_level; /* 0..3: LLVM's pipeline O0..O3 */
     /* opt_level applies to methods with loops only; methods without run
      * once per entry and get no optimization and fast instruction
      * selection (docs/backend.md, "Optimization levels") */
@@ -81,14 +81,6 @@ typedef struct JgLlvm JgLlvm;
 JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize);
 void jg_llvm_free(JgLlvm *llvm);
 
-/* The same, on a thread of its own that also warms LLVM up (compiles one
- * small method), so that a host can read its bitcode meanwhile; join it
- * before the first compilation. The options are copied. */
-typedef struct JgLlvmStart JgLlvmStart;
-JgLlvmStart *jg_llvm_start(const JgLlvmOptions *options);
-/* Waits for the session: NULL with a message on failure. Frees `start`. */
-JgLlvm *jg_llvm_join(JgLlvmStart *start, char *err, size_t errsize);
-
 /* Compiles the blocks of `g` not compiled yet (all of them on the first
  * call: the primary method; afterwards the blocks added since: a secondary
  * method whose block 0 is the first new block). */
@@ -109,5 +101,37 @@ const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm);
  * blocks it added. Returns the block id of the case's target. A failure to
  * compile is fatal (message on stderr, exit status 70). */
 uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
+
+/* ---- the backend library ----
+ * The backend, the bitcode reader and LLVM (tens of megabytes, and ~10 ms of
+ * static initializers) are built as a shared library, libjitgen-llvm.so,
+ * that a host opens only when it first needs LLVM (driver/backend.c,
+ * docs/architecture.md, "The backend library"). Its one exported symbol,
+ * jg_llvm_backend, returns this table. Programs that link the backend
+ * statically (its unit tests) call the functions above directly. */
+
+/* Bumped whenever this table or a structure it passes changes shape: a
+ * library built from another tree is refused. */
+#define JG_BACKEND_ABI 1u
+
+typedef struct JgBackend {
+    uint32_t abi;  /* JG_BACKEND_ABI of the library's build */
+    uint32_t size; /* sizeof(JgBackend) there */
+    /* jg_llvm_new, then, with `warm_up`, one small method compiled through
+     * the whole pipeline so that the first real one finds LLVM warm */
+    JgLlvm *(*create)(const JgLlvmOptions *options, bool warm_up, char *err, size_t errsize);
+    void (*destroy)(JgLlvm *llvm);
+    bool (*compile)(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize);
+    uint64_t (*call)(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
+    const JgLlvmStats *(*stats)(const JgLlvm *llvm);
+    /* the frontend's bitcode reader (frontend/module.h), for hosts that
+     * hand the driver bitcode instead of a graph image */
+    void (*frontend_init)(void);
+    JgModule *(*read_bitcode)(const void *bitcode, size_t len, const char *root,
+                              JgSymbolResolver resolve, void *ctx, char *err, size_t errsize);
+} JgBackend;
+
+#define JG_BACKEND_SYMBOL "jg_llvm_backend"
+const JgBackend *jg_llvm_backend(void);
 
 #endif

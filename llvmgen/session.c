@@ -232,52 +232,6 @@ JgLlvm *jg_llvm_new(const JgLlvmOptions *options, char *err, size_t errsize)
     return llvm;
 }
 
-struct JgLlvmStart {
-    pthread_t thread;
-    bool threaded;
-    JgLlvmOptions options;
-    JgLlvm *llvm;
-    char err[512];
-};
-
-static void *start_session(void *arg)
-{
-    JgLlvmStart *s = arg;
-    s->llvm = jg_llvm_new(&s->options, s->err, sizeof s->err);
-    if (s->llvm && !lg_warm_up(s->llvm, s->err, sizeof s->err)) {
-        jg_llvm_free(s->llvm);
-        s->llvm = NULL;
-    }
-    return NULL;
-}
-
-JgLlvmStart *jg_llvm_start(const JgLlvmOptions *options)
-{
-    JgLlvmStart *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
-    s->options = options ? *options : (JgLlvmOptions){.opt_level = 2};
-    s->threaded = pthread_create(&s->thread, NULL, start_session, s) == 0;
-    return s;
-}
-
-JgLlvm *jg_llvm_join(JgLlvmStart *s, char *err, size_t errsize)
-{
-    if (!s) {
-        snprintf(err, errsize, "out of memory");
-        return NULL;
-    }
-    if (s->threaded)
-        pthread_join(s->thread, NULL);
-    else
-        start_session(s); /* no thread to be had: do it now */
-    JgLlvm *llvm = s->llvm;
-    if (!llvm)
-        snprintf(err, errsize, "%s", s->err);
-    free(s);
-    return llvm;
-}
-
 void jg_llvm_free(JgLlvm *llvm)
 {
     if (!llvm)

@@ -1,10 +1,10 @@
 /* Warming LLVM up. The first module a process compiles costs several times
  * what the same module costs later: LLVM's optimizer and code generator are
  * tens of megabytes of code and tables that the first compilation faults in
- * and initializes. The driver starts the session on a second thread while
- * the frontend reads the interpreter's bitcode (jg_llvm_start), and that
- * thread compiles this method once, so the program's own methods find LLVM
- * warm (docs/backend.md, "Start-up"). */
+ * and initializes. The driver opens the backend and starts the session on a
+ * second thread while the frontend loads the interpreter's graphs
+ * (driver/backend.c), and that thread compiles this method once, so the
+ * program's own methods find LLVM warm (docs/backend.md, "Start-up"). */
 #include "internal.h"
 
 /* uint32_t warmup(uint32_t blockid, uint64_t *slots): the shape of a

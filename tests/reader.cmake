@@ -33,7 +33,7 @@ target_compile_definitions(test_reader PRIVATE
   READER_SAMPLES_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_samples.bc"
   READER_BAD_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_bad.bc"
   READER_TLC_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_tlc.bc")
-target_link_libraries(test_reader PRIVATE jitgen_frontend tlcvm PkgConfig::CMOCKA m)
+target_link_libraries(test_reader PRIVATE jitgen_bitcode tlcvm PkgConfig::CMOCKA m)
 # dlsym must find the samples and the interpreter in the executable
 set_target_properties(test_reader PROPERTIES ENABLE_EXPORTS ON)
 add_dependencies(test_reader reader_samples_bc reader_bad_bc reader_tlc_bc)
@@ -46,7 +46,7 @@ target_include_directories(test_image PRIVATE ${CMAKE_CURRENT_SOURCE_DIR}/sample
 target_compile_definitions(test_image PRIVATE
   READER_SAMPLES_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_samples.bc"
   READER_TLC_BC="${CMAKE_CURRENT_BINARY_DIR}/reader_tlc.bc")
-target_link_libraries(test_image PRIVATE jitgen_bta jitgen_frontend tlcvm PkgConfig::CMOCKA m)
+target_link_libraries(test_image PRIVATE jitgen_bta jitgen_bitcode tlcvm PkgConfig::CMOCKA m)
 set_target_properties(test_image PROPERTIES ENABLE_EXPORTS ON)
 # the portal (and what it references), which the test never calls natively
 target_link_options(test_image PRIVATE -Wl,--undefined=tlc_eval)

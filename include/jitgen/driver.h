@@ -39,13 +39,17 @@ typedef struct JgDriverOptions {
                              portal through the driver only for what got hot:
                              the jit engine starts LLVM at the first call
                              instead of beside jg_driver_new */
+    const char *backend_path; /* the LLVM backend library (libjitgen-llvm.so),
+                                 opened when LLVM is first needed; NULL: the
+                                 environment's JITGEN_BACKEND, else the file
+                                 beside the running executable */
 } JgDriverOptions;
 
 typedef struct JgDriver JgDriver;
 
 /* Loads the interpreter's graphs from `graphs`: a graph image (made at build
  * time by jitgen-image, loaded in about a millisecond) or bitcode (translated
- * now). Finds the portal (the function annotated JIT_PORTAL), runs the
+ * now by the backend library's bitcode reader). Finds the portal (the function annotated JIT_PORTAL), runs the
  * binding-time analysis. NULL with a message in `err` on failure. */
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize);

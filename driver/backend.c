@@ -1,0 +1,126 @@
+/* Opening libjitgen-llvm.so. The process that runs a program pays for LLVM
+ * only once it needs to compile: a program the native interpreter finishes
+ * never maps it, and the driver can open it on a second thread while the
+ * main one does other work. */
+#include "backend.h"
+
+#include <dlfcn.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#define BACKEND_FILE "libjitgen-llvm.so"
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+void jg_backend_path(const char *path, char *out, size_t size)
+{
+    if (!path || !*path)
+        path = getenv("JITGEN_BACKEND");
+    if (path && *path) {
+        snprintf(out, size, "%s", path);
+        return;
+    }
+    char exe[PATH_MAX];
+    ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
+    char *slash = n > 0 ? memchr(exe, '/', (size_t)n) : NULL;
+    if (!slash) { /* no /proc: the dynamic linker's search path */
+        snprintf(out, size, "%s", BACKEND_FILE);
+        return;
+    }
+    exe[n] = '\0';
+    *strrchr(exe, '/') = '\0';
+    snprintf(out, size, "%s/%s", exe, BACKEND_FILE);
+}
+
+const JgBackend *jg_backend_open(const char *path, char *err, size_t errsize)
+{
+    char file[PATH_MAX + 32];
+    jg_backend_path(path, file, sizeof file);
+    /* RTLD_LOCAL: LLVM's symbols stay out of the process's namespace (the
+     * library exports one symbol anyway); a second open of the same file
+     * returns the loaded library */
+    void *lib = dlopen(file, RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(err, errsize, "cannot open the LLVM backend: %s", dlerror());
+        return NULL;
+    }
+    const JgBackend *(*entry)(void);
+    *(void **)&entry = dlsym(lib, JG_BACKEND_SYMBOL);
+    const JgBackend *b = entry ? entry() : NULL;
+    if (!b || b->abi != JG_BACKEND_ABI || b->size != sizeof(JgBackend)) {
+        snprintf(err, errsize, "%s is not the LLVM backend of this build of jitgen", file);
+        dlclose(lib);
+        return NULL;
+    }
+    return b; /* stays open for the rest of the process */
+}
+
+struct JgBackendStart {
+    pthread_t thread;
+    bool threaded;
+    bool warm_up;
+    char *path;
+    JgLlvmOptions options;
+    const JgBackend *backend;
+    JgLlvm *llvm;
+    double open_ms;
+    char err[512];
+};
+
+static void *start_session(void *arg)
+{
+    JgBackendStart *s = arg;
+    double t0 = now_ms();
+    s->backend = jg_backend_open(s->path, s->err, sizeof s->err);
+    s->open_ms = now_ms() - t0;
+    if (s->backend)
+        s->llvm = s->backend->create(&s->options, s->warm_up, s->err, sizeof s->err);
+    return NULL;
+}
+
+JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options, bool warm_up)
+{
+    JgBackendStart *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (path && !(s->path = strdup(path))) {
+        free(s);
+        return NULL;
+    }
+    s->options = *options;
+    s->warm_up = warm_up;
+    s->threaded = pthread_create(&s->thread, NULL, start_session, s) == 0;
+    return s;
+}
+
+JgLlvm *jg_backend_join(JgBackendStart *s, const JgBackend **backend, double *open_ms, char *err,
+                        size_t errsize)
+{
+    *backend = NULL;
+    if (!s) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    if (s->threaded)
+        pthread_join(s->thread, NULL);
+    else
+        start_session(s); /* no thread to be had: do it now */
+    JgLlvm *llvm = s->llvm;
+    *backend = s->backend;
+    *open_ms = s->open_ms;
+    if (!llvm)
+        snprintf(err, errsize, "%s", s->err);
+    free(s->path);
+    free(s);
+    return llvm;
+}
