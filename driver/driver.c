@@ -25,6 +25,7 @@ struct JgDriver {
     JgEvaluator ev;
     const JgBackend *backend; /* libjitgen-llvm.so, once opened */
     JgLlvm *llvm;             /* its session: the jit engine's backend */
+    JgBackendStart *llvm_start; /* a session being started (jg_driver_prepare) */
     double backend_open_ms;   /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
@@ -98,6 +99,32 @@ static bool open_backend(JgDriver *d, char *err, size_t errsize)
     d->backend = jg_backend_open(d->options.backend_path, err, errsize);
     d->backend_open_ms += now_ms() - t0;
     return d->backend != NULL;
+}
+
+/* The jit engine's session, on this thread, or from the start that
+ * jg_driver_prepare began. */
+static bool start_llvm_now(JgDriver *d, char *err, size_t errsize)
+{
+    if (d->llvm_start) {
+        double open_ms;
+        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &open_ms, err, errsize);
+        d->llvm_start = NULL;
+        d->backend_open_ms += open_ms;
+        return d->llvm != NULL;
+    }
+    JgLlvmOptions lo = backend_options(d);
+    return open_backend(d, err, errsize) &&
+           (d->llvm = d->backend->create(&lo, false, err, errsize)) != NULL;
+}
+
+void jg_driver_prepare(JgDriver *d)
+{
+    if (d->options.engine != JG_ENGINE_JIT || d->llvm || d->llvm_start)
+        return;
+    JgLlvmOptions lo = backend_options(d);
+    /* no warm-up: the caller is about to compile, and a warm-up still
+     * running then would only delay it */
+    d->llvm_start = jg_backend_start(d->options.backend_path, &lo, false);
 }
 
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
@@ -186,6 +213,11 @@ void jg_driver_free(JgDriver *d)
 {
     if (!d)
         return;
+    if (d->llvm_start) {
+        char ignored[16];
+        double open_ms;
+        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &open_ms, ignored, sizeof ignored);
+    }
     if (d->llvm)
         d->backend->destroy(d->llvm);
     jg_pe_free(d->pe);
@@ -200,13 +232,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     if (d->options.engine == JG_ENGINE_GRAPHS)
         return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
-    if (d->options.engine == JG_ENGINE_JIT && !d->llvm) {
-        /* tiered: no thread and no warm-up, the first compilation is next */
-        JgLlvmOptions lo = backend_options(d);
-        if (!open_backend(d, err, sizeof err) ||
-            !(d->llvm = d->backend->create(&lo, false, err, sizeof err)))
-            fatal("LLVM could not start", err);
-    }
+    /* tiered: the first compilation is next; LLVM starts on another thread
+     * during the partial evaluation */
+    if (d->options.engine == JG_ENGINE_JIT && !d->llvm)
+        jg_driver_prepare(d);
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
@@ -214,6 +243,8 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         jg_print_graph(stderr, r->graph, NULL, NULL);
         fatal("invalid residual graph", err);
     }
+    if (d->options.engine == JG_ENGINE_JIT && !d->llvm && !start_llvm_now(d, err, sizeof err))
+        fatal("LLVM could not start", err);
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];

@@ -62,6 +62,12 @@ void jg_driver_free(JgDriver *d);
  * exits with status 70. */
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args);
 
+/* A hint from a tiered host: a frame is getting hot and will soon be called
+ * through the driver. The jit engine opens its backend library and starts
+ * LLVM on another thread now, so that the first call finds them (or part
+ * of them) ready; the other engines ignore it. Returns at once. */
+void jg_driver_prepare(JgDriver *d);
+
 /* Writes `name: value` statistics lines (jit.*, pe.*, run.*). */
 void jg_driver_print_stats(const JgDriver *d, FILE *out);
 

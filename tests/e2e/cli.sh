@@ -132,6 +132,21 @@ for bad in -1 x '' 1k; do
 done
 t "run: --jit-threshold=5 (tiered)" 0 run --jit-threshold=5 sample.tlc &&
     expect_out "run --jit-threshold=5" "$sample_out"
+# The LLVM backend library is opened only when a program needs LLVM: without
+# it, what never compiles still runs, and what must compile fails cleanly.
+nobackend=$work/no-such-dir/libjitgen-llvm.so
+JITGEN_BACKEND=$nobackend t "no backend: interp" 0 run --engine=interp sample.tlc &&
+    expect_out "no backend: interp" "$sample_out"
+JITGEN_BACKEND=$nobackend t "no backend: pe" 0 run --engine=pe sample.tlc &&
+    expect_out "no backend: pe" "$sample_out"
+JITGEN_BACKEND=$nobackend t "no backend: jit, never hot" 0 run sample.tlc &&
+    expect_out "no backend: jit, never hot" "$sample_out"
+JITGEN_BACKEND=$nobackend t "no backend: jit from the start" 70 run --jit-threshold=0 sample.tlc
+expect "no backend: the message names the library" grep -q "cannot open the LLVM backend: $nobackend" err
+JITGEN_BACKEND=$nobackend t "no backend: jit, hot" 70 run --jit-threshold=1 sample.tlc
+expect "no backend: jit, hot: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
+JITGEN_BACKEND=$tlc t "backend: not a library" 70 run --jit-threshold=0 sample.tlc
+expect_err_nonempty "backend: not a library"
 t "asm: unknown option" 2 asm --bogus sample.tlc
 t "asm: -o without a file" 2 asm sample.tlc -o
 t "dis: unknown option" 2 dis --bogus sample.tlc
