@@ -32,13 +32,16 @@ void jg_backend_path(const char *path, char *out, size_t size)
     }
     char exe[PATH_MAX];
     ssize_t n = readlink("/proc/self/exe", exe, sizeof exe - 1);
-    char *slash = n > 0 ? memchr(exe, '/', (size_t)n) : NULL;
+    char *slash = NULL;
+    if (n > 0) {
+        exe[n] = '\0';
+        slash = strrchr(exe, '/');
+    }
     if (!slash) { /* no /proc: the dynamic linker's search path */
         snprintf(out, size, "%s", BACKEND_FILE);
         return;
     }
-    exe[n] = '\0';
-    *strrchr(exe, '/') = '\0';
+    *slash = '\0';
     snprintf(out, size, "%s/%s", exe, BACKEND_FILE);
 }
 
