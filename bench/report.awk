@@ -394,7 +394,7 @@ function results(    j, i) {
     print "At n = " fmt_n(min_n) ", from the engine's statistics after the first call"
     print "(`tlc bench --jit-threshold=0`: compiling from the start, the default would compile nothing):"
     print "engine start is `jg_driver_new` (loading the interpreter's graph image, binding-time"
-    print "analysis, starting LLVM); all compile work is `jit.compile_ms` (frontend + BTA,"
+    print "analysis, opening the LLVM backend library and starting LLVM); all compile work is `jit.compile_ms` (frontend + BTA,"
     print "partial evaluation, LLVM IR, optimization and code generation); JIT − JIT 2 is the"
     print "cost of a first call over a later one."
     print ""
