@@ -22,7 +22,8 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
-void jg_backend_path(const char *path, char *out, size_t size)
+/* The file jg_backend_open opens (backend.h). */
+static void backend_path(const char *path, char *out, size_t size)
 {
     if (!path || !*path)
         path = getenv("JITGEN_BACKEND");
@@ -45,10 +46,11 @@ void jg_backend_path(const char *path, char *out, size_t size)
     snprintf(out, size, "%s/%s", exe, BACKEND_FILE);
 }
 
-const JgBackend *jg_backend_open(const char *path, char *err, size_t errsize)
+/* dlopen and the checks of jg_backend_open. */
+static const JgBackend *open_library(const char *path, char *err, size_t errsize)
 {
     char file[PATH_MAX + 32];
-    jg_backend_path(path, file, sizeof file);
+    backend_path(path, file, sizeof file);
     /* RTLD_LOCAL: LLVM's symbols stay out of the process's namespace (the
      * library exports one symbol anyway); a second open of the same file
      * returns the loaded library */
@@ -68,6 +70,14 @@ const JgBackend *jg_backend_open(const char *path, char *err, size_t errsize)
     return b; /* stays open for the rest of the process */
 }
 
+const JgBackend *jg_backend_open(const char *path, double *open_ms, char *err, size_t errsize)
+{
+    double t0 = now_ms();
+    const JgBackend *b = open_library(path, err, errsize);
+    *open_ms += now_ms() - t0;
+    return b;
+}
+
 struct JgBackendStart {
     pthread_t thread;
     bool threaded;
@@ -83,9 +93,7 @@ struct JgBackendStart {
 static void *start_session(void *arg)
 {
     JgBackendStart *s = arg;
-    double t0 = now_ms();
-    s->backend = jg_backend_open(s->path, s->err, sizeof s->err);
-    s->open_ms = now_ms() - t0;
+    s->backend = jg_backend_open(s->path, &s->open_ms, s->err, sizeof s->err);
     if (s->backend)
         s->llvm = s->backend->create(&s->options, s->warm_up, s->err, sizeof s->err);
     return NULL;
@@ -120,7 +128,7 @@ JgLlvm *jg_backend_join(JgBackendStart *s, const JgBackend **backend, double *op
         start_session(s); /* no thread to be had: do it now */
     JgLlvm *llvm = s->llvm;
     *backend = s->backend;
-    *open_ms = s->open_ms;
+    *open_ms += s->open_ms;
     if (!llvm)
         snprintf(err, errsize, "%s", s->err);
     free(s->path);

@@ -9,14 +9,12 @@
 
 #include "llvmgen/llvmgen.h"
 
-/* Where the library is looked for: `path` when not NULL, else the
+/* Opens the library and checks that it was built from this tree; NULL with
+ * a message. Where it is looked for: `path` when not NULL, else the
  * environment's JITGEN_BACKEND, else libjitgen-llvm.so beside the running
- * executable. Writes the chosen path to `out`. */
-void jg_backend_path(const char *path, char *out, size_t size);
-
-/* Opens the library (once per process; later calls return the same table)
- * and checks that it was built from this tree. NULL with a message. */
-const JgBackend *jg_backend_open(const char *path, char *err, size_t errsize);
+ * executable. A later call finds it loaded and returns the same table. Adds
+ * the milliseconds it took to `*open_ms`. */
+const JgBackend *jg_backend_open(const char *path, double *open_ms, char *err, size_t errsize);
 
 /* A session being started: the library opened and the session created
  * (warmed up on request) on another thread, or on the joining thread when
@@ -26,7 +24,7 @@ JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options,
 
 /* The result of a start, its memory freed: the session (NULL with a
  * message) and the table it belongs to; the milliseconds spent opening the
- * library in `open_ms`. A NULL `start` reports "out of memory". */
+ * library are added to `*open_ms`. A NULL `start` reports "out of memory". */
 JgLlvm *jg_backend_join(JgBackendStart *start, const JgBackend **backend, double *open_ms,
                         char *err, size_t errsize);
 

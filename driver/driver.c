@@ -23,10 +23,10 @@ struct JgDriver {
     JgBta *bta;
     JgPe *pe;
     JgEvaluator ev;
-    const JgBackend *backend; /* libjitgen-llvm.so, once opened */
-    JgLlvm *llvm;             /* its session: the jit engine's backend */
+    const JgBackend *backend;   /* libjitgen-llvm.so, once opened */
+    JgLlvm *llvm;               /* its session: the jit engine's backend */
     JgBackendStart *llvm_start; /* a session being started (jg_driver_prepare) */
-    double backend_open_ms;   /* opening the library */
+    double backend_open_ms;     /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
@@ -93,11 +93,8 @@ static JgLlvmOptions backend_options(JgDriver *d)
 /* Opens the backend library on this thread (when the driver has not yet). */
 static bool open_backend(JgDriver *d, char *err, size_t errsize)
 {
-    if (d->backend)
-        return true;
-    double t0 = now_ms();
-    d->backend = jg_backend_open(d->options.backend_path, err, errsize);
-    d->backend_open_ms += now_ms() - t0;
+    if (!d->backend)
+        d->backend = jg_backend_open(d->options.backend_path, &d->backend_open_ms, err, errsize);
     return d->backend != NULL;
 }
 
@@ -106,10 +103,8 @@ static bool open_backend(JgDriver *d, char *err, size_t errsize)
 static bool start_llvm_now(JgDriver *d, char *err, size_t errsize)
 {
     if (d->llvm_start) {
-        double open_ms;
-        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &open_ms, err, errsize);
+        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &d->backend_open_ms, err, errsize);
         d->llvm_start = NULL;
-        d->backend_open_ms += open_ms;
         return d->llvm != NULL;
     }
     JgLlvmOptions lo = backend_options(d);
@@ -215,8 +210,8 @@ void jg_driver_free(JgDriver *d)
         return;
     if (d->llvm_start) {
         char ignored[16];
-        double open_ms;
-        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &open_ms, ignored, sizeof ignored);
+        d->llvm = jg_backend_join(d->llvm_start, &d->backend, &d->backend_open_ms, ignored,
+                                  sizeof ignored);
     }
     if (d->llvm)
         d->backend->destroy(d->llvm);
@@ -233,9 +228,8 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
     /* tiered: the first compilation is next; LLVM starts on another thread
-     * during the partial evaluation */
-    if (d->options.engine == JG_ENGINE_JIT && !d->llvm)
-        jg_driver_prepare(d);
+     * during the partial evaluation (no-op once it has started) */
+    jg_driver_prepare(d);
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
