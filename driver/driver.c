@@ -14,6 +14,10 @@
 #include "frontend/eval.h"
 #include "frontend/image.h"
 #include "frontend/module.h"
+
+/* Residual blocks a tiered run evaluates in a secondary before compiling it
+ * (JgLlvmOptions.lazy_threshold; docs/backend.md, "Evaluated secondaries"). */
+#define JG_LAZY_THRESHOLD 20000
 #include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
 
@@ -87,6 +91,9 @@ static JgLlvmOptions backend_options(JgDriver *d)
         .target_triple = options->target,
         .portal_call = llvm_portal_call,
         .portal_ctx = d,
+        /* tiered: secondaries are compiled only once they get hot, as the
+         * frames the interpreter hands over are */
+        .lazy_threshold = options->tiered ? JG_LAZY_THRESHOLD : 0,
     };
 }
 
@@ -281,6 +288,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "jit.backend_open_ms: %.3f\n", d->backend_open_ms);
     fprintf(out, "jit.methods.primary: %llu\n", (unsigned long long)l->methods_primary);
     fprintf(out, "jit.methods.secondary: %llu\n", (unsigned long long)l->methods_secondary);
+    fprintf(out, "jit.methods.evaluated: %llu\n", (unsigned long long)l->methods_evaluated);
     fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)l->flexswitch_cases);
     fprintf(out, "jit.llvm_instructions: %llu\n", (unsigned long long)l->llvm_instructions);
     fprintf(out, "jit.code_bytes: %llu\n", (unsigned long long)l->code_bytes);
@@ -292,6 +300,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
             d->frontend_ms + s->ms + l->ir_ms + l->opt_ms + l->codegen_ms);
     fprintf(out, "run.external_jumps: %llu\n", (unsigned long long)l->external_jumps);
     fprintf(out, "run.flexswitch_misses: %llu\n", (unsigned long long)l->flexswitch_misses);
+    fprintf(out, "run.evaluated_blocks: %llu\n", (unsigned long long)l->evaluated_blocks);
 }
 
 struct JgPe *jg_driver_pe(const JgDriver *d)

@@ -412,6 +412,54 @@ static const JgLink *flexswitch_miss(const JgGraph *g, uint32_t cur, const uint6
     eval_bug(g, cur, "the flexswitch has no case after compiling one");
 }
 
+/* Executes one operation of block `cur`, except ALLOCA, whose memory the
+ * caller decides (run: its own C frame; jg_eval_block: the host's). */
+static inline void exec_op(JgEvaluator *ev, const JgGraph *g, uint32_t cur, uint32_t i,
+                           const JgOp *op, uint64_t *frame)
+{
+    const JgValueInfo *vals = g->values.items;
+    const JgVal *a = op->args;
+    unsigned t = op->type;
+    uint64_t r;
+    if (jg_op_is_pure(op->opcode)) {
+        uint64_t x[3] = {frame[a[0]], op->nargs > 1 ? frame[a[1]] : 0,
+                         op->nargs > 2 ? frame[a[2]] : 0};
+        frame[op->result] = mask(t, jg_arith(op->opcode, t, op->pred, vals[a[0]].type, x));
+        return;
+    }
+    switch ((JgOpcode)op->opcode) {
+    case JG_OP_LOAD:
+        r = load(frame[a[0]], t);
+        break;
+    case JG_OP_STORE:
+        store(frame[a[0]], vals[a[1]].type, frame[a[1]]);
+        return;
+    case JG_OP_MEMCPY:
+        if (frame[a[2]])
+            memmove((void *)(uintptr_t)frame[a[0]], (const void *)(uintptr_t)frame[a[1]],
+                    (size_t)frame[a[2]]);
+        return;
+    case JG_OP_MEMSET:
+        if (frame[a[2]])
+            memset((void *)(uintptr_t)frame[a[0]], (int)(frame[a[1]] & 0xff), (size_t)frame[a[2]]);
+        return;
+    case JG_OP_CALL:
+        r = do_call(ev, g, cur, op, frame);
+        break;
+    case JG_OP_PROMOTE:
+    case JG_OP_CONCRETE:
+    case JG_OP_DEEPFREEZE:
+    case JG_OP_FORGET:
+        r = frame[a[0]];
+        break;
+    case JG_OP_MERGE_POINT:
+        return;
+    default:
+        eval_bug(g, cur, "op %" PRIu32 ": unknown opcode %u", i, op->opcode);
+    }
+    frame[op->result] = mask(t, r); /* void results land in the unused slot 0 */
+}
+
 /* Runs the graph's blocks from the entry on a prepared frame. ALLOCA memory
  * is alloca'd here, so it lives exactly as long as this activation. */
 static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
@@ -427,56 +475,16 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
     for (;;) {
         const JgBlock *b = &g->blocks.items[cur];
         ev->ops_executed += b->ops.count;
-        for (unsigned i = 0, nops = b->ops.count; i < nops; i++) {
+        for (uint32_t i = 0, nops = b->ops.count; i < nops; i++) {
             const JgOp *op = &b->ops.items[i];
-            const JgVal *a = op->args;
-            unsigned t = op->type;
-            uint64_t r;
-            if (jg_op_is_pure(op->opcode)) {
-                uint64_t x[3] = {frame[a[0]], op->nargs > 1 ? frame[a[1]] : 0,
-                                 op->nargs > 2 ? frame[a[2]] : 0};
-                frame[op->result] = mask(t, jg_arith(op->opcode, t, op->pred, vals[a[0]].type, x));
+            if (op->opcode != JG_OP_ALLOCA) {
+                exec_op(ev, g, cur, i, op, frame);
                 continue;
             }
-            switch ((JgOpcode)op->opcode) {
-            case JG_OP_LOAD:
-                r = load(frame[a[0]], t);
-                break;
-            case JG_OP_STORE:
-                store(frame[a[0]], vals[a[1]].type, frame[a[1]]);
-                continue;
-            case JG_OP_ALLOCA: {
-                size_t size = op->imm > 0 ? (size_t)op->imm : 0;
-                void *p = alloca(size ? size : 1);
-                memset(p, 0, size);
-                r = (uint64_t)(uintptr_t)p;
-                break;
-            }
-            case JG_OP_MEMCPY:
-                if (frame[a[2]])
-                    memmove((void *)(uintptr_t)frame[a[0]], (const void *)(uintptr_t)frame[a[1]],
-                            (size_t)frame[a[2]]);
-                continue;
-            case JG_OP_MEMSET:
-                if (frame[a[2]])
-                    memset((void *)(uintptr_t)frame[a[0]], (int)(frame[a[1]] & 0xff),
-                           (size_t)frame[a[2]]);
-                continue;
-            case JG_OP_CALL:
-                r = do_call(ev, g, cur, op, frame);
-                break;
-            case JG_OP_PROMOTE:
-            case JG_OP_CONCRETE:
-            case JG_OP_DEEPFREEZE:
-            case JG_OP_FORGET:
-                r = frame[a[0]];
-                break;
-            case JG_OP_MERGE_POINT:
-                continue;
-            default:
-                eval_bug(g, cur, "op %u: unknown opcode %u", i, op->opcode);
-            }
-            frame[op->result] = mask(t, r); /* void results land in the unused slot 0 */
+            size_t size = op->imm > 0 ? (size_t)op->imm : 0;
+            void *p = alloca(size ? size : 1);
+            memset(p, 0, size);
+            frame[op->result] = (uint64_t)(uintptr_t)p;
         }
 
         uint64_t ret = 0;
@@ -562,4 +570,67 @@ uint64_t jg_eval(JgEvaluator *ev, const JgGraph *g, const uint64_t *args)
     for (uint32_t i = 0; i < entry->nparams; i++)
         frame[entry->params[i]] = mask(vals[entry->params[i]].type, args[i]);
     return run(ev, g, frame);
+}
+
+/* ---- stepping, for hosts that run part of a graph themselves ---- */
+
+uint64_t jg_eval_normalize(JgType t, uint64_t bits)
+{
+    return mask(t, bits);
+}
+
+void jg_eval_frame_init(const JgGraph *g, uint64_t *frame)
+{
+    const JgValueInfo *vals = g->values.items;
+    frame[0] = 0;
+    for (uint32_t v = 1; v < g->values.count; v++)
+        frame[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
+}
+
+void jg_eval_block(JgEvaluator *ev, const JgGraph *g, uint32_t block, uint64_t *frame)
+{
+    const JgBlock *b = &g->blocks.items[block];
+    ev->ops_executed += b->ops.count;
+    for (uint32_t i = 0, nops = b->ops.count; i < nops; i++) {
+        const JgOp *op = &b->ops.items[i];
+        if (op->opcode != JG_OP_ALLOCA) {
+            exec_op(ev, g, block, i, op, frame);
+            continue;
+        }
+        if (!ev->alloca_memory)
+            eval_bug(g, block, "op %" PRIu32 ": ALLOCA without a host to give its memory", i);
+        size_t size = op->imm > 0 ? (size_t)op->imm : 0;
+        void *p = ev->alloca_memory(ev->alloca_ctx, block, i, size);
+        memset(p, 0, size);
+        frame[op->result] = (uint64_t)(uintptr_t)p;
+    }
+}
+
+const JgLink *jg_eval_successor(const JgGraph *g, uint32_t block, const uint64_t *frame)
+{
+    const JgTerm *t = &g->blocks.items[block].term;
+    switch (t->kind) {
+    case JG_TERM_GOTO:
+    case JG_TERM_BRANCH:
+    case JG_TERM_SWITCH: {
+        uint64_t unused;
+        return take_terminator(g, block, frame, &unused);
+    }
+    default:
+        return NULL;
+    }
+}
+
+void jg_eval_pass(const JgGraph *g, const JgLink *l, uint64_t *frame)
+{
+    const JgBlock *target = &g->blocks.items[l->target];
+    uint32_t n = l->nargs;
+    if (n != target->nparams)
+        eval_bug(g, l->target, "a link passes %" PRIu32 " values to %" PRIu32 " parameters", n,
+                 target->nparams);
+    uint64_t scratch[n ? n : 1];
+    for (uint32_t i = 0; i < n; i++)
+        scratch[i] = frame[l->args[i]];
+    for (uint32_t i = 0; i < n; i++)
+        frame[target->params[i]] = scratch[i];
 }

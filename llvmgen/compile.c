@@ -14,8 +14,7 @@ static bool has_flexswitch(const JgGraph *g, uint32_t lo, uint32_t hi)
     return false;
 }
 
-/* The most values any block, link or flexswitch of [lo, hi) passes. */
-static uint32_t max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
+uint32_t lg_max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
 {
     uint32_t n = 0;
     for (uint32_t b = lo; b < hi; b++) {
@@ -35,7 +34,7 @@ static uint32_t max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
  * change the primary's frame. */
 static bool size_activation(LgGraph *lg, uint32_t n, char *err, size_t errsize)
 {
-    uint64_t cap = 2 * (uint64_t)max_values_passed(lg->graph, 0, n);
+    uint64_t cap = 2 * (uint64_t)lg_max_values_passed(lg->graph, 0, n);
     cap = cap < LG_MIN_CAPACITY ? LG_MIN_CAPACITY : cap;
     if (cap > UINT32_MAX / 16) {
         snprintf(err, errsize, "graph %s: %llu InputArgs slots", lg->graph->name,
@@ -144,16 +143,30 @@ static bool compile_secondary(JgLlvm *llvm, LgGraph *lg, char *err, size_t errsi
                  g->name, llvm->max_methods);
         return false;
     }
-    void *code[1];
     if (!assign_ids(lg, lo, hi, method)) {
         snprintf(err, errsize, "out of memory");
         return false;
     }
+    if (lg_lazy_eligible(llvm, lg, lo, hi)) {
+        if (!lg_lazy_add(llvm, lg, lo, hi, method)) {
+            snprintf(err, errsize, "out of memory");
+            return false;
+        }
+    } else if (!lg_compile_secondary_method(llvm, lg, lo, hi, method, err, errsize)) {
+        return false;
+    }
+    lg->ncompiled = hi;
+    lg->nmethods++;
+    return true;
+}
+
+bool lg_compile_secondary_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi,
+                                 uint32_t method, char *err, size_t errsize)
+{
+    void *code[1];
     if (!compile_method(llvm, lg, lo, hi, method, code, err, errsize))
         return false;
     lg->methods[method] = (LgSecondaryFn)code[0];
-    lg->ncompiled = hi;
-    lg->nmethods++;
     llvm->stats.methods_secondary++;
     return true;
 }

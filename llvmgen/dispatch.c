@@ -278,6 +278,7 @@ static void activation(LgMethod *m)
     LLVMSetAlignment(m->ia, 16);
     LLVMValueRef cap = LLVMConstInt(llvm->t_i32, m->lg->capacity, 0);
     LLVMBuildStore(m->b, cap, lg_ia_addr(m, LG_IA_CAPACITY));
+    LLVMBuildStore(m->b, lg_const_ptr(llvm, m->lg), lg_ia_addr(m, LG_IA_OWNER));
     lg_init_tail(m);
 }
 

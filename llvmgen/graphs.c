@@ -54,6 +54,7 @@ static bool grow_registry(JgLlvm *llvm)
 
 static void free_graph(LgGraph *lg)
 {
+    lg_lazy_free(lg);
     free(lg->methods);
     free(lg->blocks);
     free(lg);
@@ -66,6 +67,7 @@ LgGraph *lg_graph_add(JgLlvm *llvm, const JgGraph *g, bool growable)
     LgGraph *lg = calloc(1, sizeof *lg);
     if (!lg)
         return NULL;
+    lg->llvm = llvm;
     lg->graph = g;
     lg->serial = llvm->next_serial++;
     lg->growable = growable;

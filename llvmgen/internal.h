@@ -11,7 +11,8 @@
  *   calls.c    - native, indirect and portal calls
  *   escape.c   - which ALLOCAs of a secondary must outlive it
  *   areas.c    - activation memory for ALLOCAs that outlive a secondary
- *   runtime.c  - the flexswitch runtime called by generated code */
+ *   runtime.c  - the flexswitch runtime called by generated code
+ *   lazy.c     - secondaries evaluated until they get hot */
 #ifndef JITGEN_LLVMGEN_INTERNAL_H
 #define JITGEN_LLVMGEN_INTERNAL_H
 
@@ -26,7 +27,8 @@
 /* Byte offsets inside JgInputArgs, as generated code addresses them. */
 #define LG_IA_RESULT 0
 #define LG_IA_CAPACITY 8
-#define LG_IA_SLOTS 16
+#define LG_IA_OWNER 16
+#define LG_IA_SLOTS 24
 
 #define LG_MIN_CAPACITY 256 /* InputArgs slots of every activation, at least */
 /* The activation's tail, after the slots (offsets from its start): the
@@ -52,10 +54,14 @@ typedef uint32_t (*LgSecondaryFn)(uint32_t blockid, JgInputArgs *ia);
 typedef uint64_t (*LgCallFn)(const uint64_t *args);
 
 /* What the backend keeps per residual graph. */
+typedef struct LgLazy LgLazy;
+
 typedef struct LgGraph {
+    JgLlvm *llvm;
     const JgGraph *graph;
     unsigned serial;        /* distinguishes symbol names of graphs with one name */
-    uint32_t ncompiled;     /* residual blocks compiled so far */
+    uint32_t ncompiled;     /* residual blocks given to methods so far (compiled or
+                               evaluated) */
     uint32_t nmethods;      /* primary included */
     bool growable;          /* the primary has a dispatcher (a flexswitch exists) */
     uint32_t capacity;      /* InputArgs slots of every activation of the primary */
@@ -64,6 +70,9 @@ typedef struct LgGraph {
     LgCallFn call;          /* wrapper: args as 64-bit slots, result widened */
     LgSecondaryFn *methods; /* LG_METHOD_TABLE entries (growable graphs); [0] unused */
     LgBlock *blocks;        /* per residual block compiled */
+    LgLazy **lazy;          /* per method id: its evaluation record, NULL for
+                               methods compiled at once */
+    uint32_t lazy_cap;
 } LgGraph;
 
 struct JgLlvm {
@@ -107,6 +116,29 @@ bool lg_emit_and_link(JgLlvm *llvm, LLVMModuleRef mod, bool loops, const char *c
                       uint32_t nnames, void **out, char *err, size_t errsize);
 /* The target machine for a method with or without loops. */
 LLVMTargetMachineRef lg_target_machine(const JgLlvm *llvm, bool loops);
+
+/* ---- compile.c ---- */
+
+/* Compiles the blocks [lo, hi) of `lg`, whose ids are assigned, as
+ * secondary `method`, and puts it in the method table. */
+bool lg_compile_secondary_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi,
+                                 uint32_t method, char *err, size_t errsize);
+
+/* ---- lazy.c ---- */
+
+/* Blocks an entry into an evaluated method counts as (its frame's set-up). */
+#define LG_ENTRY_WORK 16
+/* Graphs with more values are compiled at once: an evaluated method's
+ * frame (one slot per value of the graph) lives on the C stack. */
+#define LG_LAZY_MAX_VALUES 16384u
+
+/* Whether the blocks [lo, hi) of `lg` can be evaluated as a method. */
+bool lg_lazy_eligible(const JgLlvm *llvm, const LgGraph *lg, uint32_t lo, uint32_t hi);
+/* Makes [lo, hi) (ids assigned) method `method`, evaluated until hot. */
+bool lg_lazy_add(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method);
+void lg_lazy_free(LgGraph *lg);
+/* The most values any block, link or flexswitch of [lo, hi) passes. */
+uint32_t lg_max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi);
 
 /* ---- warmup.c ---- */
 

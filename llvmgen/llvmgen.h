@@ -38,6 +38,7 @@ typedef struct JgInputArgs {
     uint64_t result;      /* the graph's result when a secondary returns */
     uint32_t capacity;    /* number of slots */
     uint32_t pad;
+    void *owner;          /* the backend's record of the graph (evaluated methods) */
     uint64_t slots[];     /* typed by the receiving block's parameters */
 } JgInputArgs;
 
@@ -58,11 +59,17 @@ typedef struct JgLlvmOptions {
     /* methods per graph, primary included; 0: 65535, the block-id
      * encoding's limit (tests lower it to reach the limit quickly) */
     uint32_t max_methods;
+    /* 0: every secondary is compiled when its blocks appear. N > 0: the
+     * backend evaluates a secondary's blocks itself (llvmgen/lazy.c) and
+     * compiles the method once it has run N blocks (an entry counts as
+     * LG_ENTRY_WORK): code a program runs a few times never pays for LLVM */
+    uint32_t lazy_threshold;
 } JgLlvmOptions;
 
 typedef struct JgLlvmStats {
     uint64_t methods_primary;
-    uint64_t methods_secondary;
+    uint64_t methods_secondary; /* compiled */
+    uint64_t methods_evaluated; /* secondaries first evaluated (lazy_threshold) */
     uint64_t flexswitch_cases;  /* cases compiled */
     uint64_t code_bytes;        /* machine code emitted */
     uint64_t llvm_instructions; /* before optimization */
@@ -72,6 +79,7 @@ typedef struct JgLlvmStats {
     /* run-time counters, incremented by the generated code */
     uint64_t external_jumps;
     uint64_t flexswitch_misses;
+    uint64_t evaluated_blocks; /* residual blocks the backend evaluated */
 } JgLlvmStats;
 
 typedef struct JgLlvm JgLlvm;
@@ -112,7 +120,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 1u
+#define JG_BACKEND_ABI 2u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */

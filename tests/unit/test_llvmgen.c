@@ -1175,6 +1175,210 @@ static void test_alloca_areas_grow(void **state)
     jg_llvm_free(l);
 }
 
+/* ---- evaluated secondaries (lazy_threshold) ------------------------------- */
+
+enum { NEVER_HOT = 1u << 30 };
+
+static JgLlvm *jit_lazy(int opt, uint32_t threshold)
+{
+    return jit_with((JgLlvmOptions){.opt_level = opt, .lazy_threshold = threshold});
+}
+
+/* Fig. 10 with both cases evaluated: the same results, no secondary
+ * compiled; with a low threshold both get compiled once hot. */
+static void test_lazy_fig10(void **state)
+{
+    (void)state;
+    for (int hot = 0; hot <= 1; hot++) {
+        Emu e = {0};
+        JgLlvm *l = jit_lazy(2, hot ? 200 : NEVER_HOT);
+        JgGraph *g = fig10_graph(&e, 2);
+        compile(l, g);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10}), 150);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){1001}), 15010);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){1001}), 15010);
+        assert_int_equal(e.calls, 2);
+        const JgLlvmStats *s = jg_llvm_stats(l);
+        assert_int_equal(s->methods_evaluated, 2);
+        assert_int_equal(s->methods_secondary, hot ? 2 : 0);
+        if (hot)
+            assert_true(s->evaluated_blocks < 2 * 200);
+        else
+            assert_int_equal(s->evaluated_blocks, 10 + 2 * 1001);
+        jg_llvm_free(l);
+    }
+}
+
+/* A case whose secondary holds a loop: sum of i for i < n, with a
+ * pre-header and a header the case enters by its own code (not an entry
+ * block). */
+static uint32_t loop_case(Emu *e, JgFlexswitch *fs, uint64_t value)
+{
+    (void)value;
+    JgGraph *g = e->g;
+    uint32_t nb = case_block(g, fs);
+    uint32_t pre = jg_block_new(g, 1, (JgType[]){JG_I64});
+    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
+    uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
+    go(g, nb, pre, 1, (JgVal[]){P(g, nb, 0)});
+    go(g, pre, head, 3, (JgVal[]){P(g, pre, 0), k64(g, 0), k64(g, 0)});
+    JgVal n = P(g, head, 0), i = P(g, head, 1), acc = P(g, head, 2);
+    jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_ULT, i, n), jg_link(g, body, 0, NULL),
+                  jg_link(g, done, 0, NULL));
+    JgVal acc2 = op2(g, body, JG_OP_ADD, JG_I64, acc, i);
+    JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
+    go(g, body, head, 3, (JgVal[]){n, i2, acc2});
+    jg_set_return(g, done, acc);
+    e->join = head;
+    return nb;
+}
+
+/* The loop gets hot inside the evaluated method: it is compiled, and the
+ * run goes on in compiled code entered at the loop's header. */
+static void test_lazy_loop_gets_hot(void **state)
+{
+    (void)state;
+    for (int opt = 0; opt <= 2; opt += 2) {
+        Emu e = {.build = loop_case};
+        JgLlvm *l = jit_lazy(opt, 300);
+        JgGraph *g = residual("hotloop", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+        e.g = g;
+        flex(&e, 0, P(g, 0, 1), 1, (JgVal[]){P(g, 0, 0)});
+        compile(l, g);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10, 3}), 45);
+        const JgLlvmStats *s = jg_llvm_stats(l);
+        assert_int_equal(s->methods_secondary, 0);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100000, 3}), UINT64_C(4999950000));
+        assert_int_equal(s->methods_secondary, 1);
+        /* it left the evaluator within an iteration of getting hot */
+        assert_true(s->evaluated_blocks < 300 + 4);
+        assert_true(g->blocks.items[e.join].flags == 0); /* the graph is unchanged */
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100001, 3}), UINT64_C(5000050000));
+        assert_int_equal(eval(g, (uint64_t[]){100001, 3}), UINT64_C(5000050000));
+        jg_llvm_free(l);
+    }
+}
+
+/* Values of every type cross evaluated methods; results of every type come
+ * back from them. */
+static void test_lazy_every_type(void **state)
+{
+    (void)state;
+    Emu e = {0};
+    JgLlvm *l = jit_lazy(2, NEVER_HOT);
+    JgType types[9];
+    memcpy(types, every_types, sizeof every_types);
+    types[8] = JG_I64;
+    JgGraph *g = residual("every_lazy", JG_I64, 9, types);
+    e.g = g;
+    e.build = every_first_case;
+    JgVal live[8];
+    for (uint32_t i = 0; i < 8; i++)
+        live[i] = P(g, 0, i);
+    flex(&e, 0, P(g, 0, 8), 8, live);
+    compile(l, g);
+    Fields out;
+    memset(&out, 0, sizeof out);
+    uint64_t in[9] = {
+        1,          0xab,           0xcdef,         0x89abcdef, UINT64_C(0xfedcba9876543210),
+        addr(&out), f64_bits(-0.1), f32_bits(1.5f), 3};
+    assert_int_equal(jg_llvm_call(l, g, in), UINT64_C(0xfedcba9876543211));
+    assert_int_equal(out.z, 1);
+    assert_int_equal(out.b, 0xab);
+    assert_int_equal(out.h, 0xcdef);
+    assert_int_equal(out.w, 0x89abcdef);
+    assert_int_equal(out.q, UINT64_C(0xfedcba9876543210));
+    assert_ptr_equal(out.p, &out);
+    assert_true(out.d == -0.1);
+    assert_true(out.f == 1.5f);
+    assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);
+    const JgType rtypes[] = {JG_I1, JG_I8, JG_I16, JG_I32, JG_I64, JG_PTR, JG_F32, JG_F64};
+    const uint64_t rin[] = {1,          0xfe,           0x8001,          0xfffffffe,
+                            UINT64_MAX, 0x7fff12345678, f32_bits(-2.5f), f64_bits(1e300)};
+    for (size_t i = 0; i < sizeof rtypes / sizeof rtypes[0]; i++) {
+        Emu r = {0};
+        JgGraph *rg = residual("ret_lazy", rtypes[i], 2, (JgType[]){rtypes[i], JG_I32});
+        r.g = rg;
+        r.build = return_live_case;
+        flex(&r, 0, P(rg, 0, 1), 1, (JgVal[]){P(rg, 0, 0)});
+        compile(l, rg);
+        assert_int_equal(jg_llvm_call(l, rg, (uint64_t[]){rin[i], 5}), rin[i]);
+        assert_int_equal(jg_llvm_call(l, rg, (uint64_t[]){rin[i], 5}), rin[i]);
+    }
+    assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);
+    jg_llvm_free(l);
+}
+
+/* ALLOCAs of evaluated methods live in the activation's areas, like those
+ * of compiled ones: an address one method makes is read by the next. */
+static void test_lazy_allocas(void **state)
+{
+    (void)state;
+    for (uint32_t threshold = 40; threshold <= NEVER_HOT; threshold = NEVER_HOT) {
+        Emu e = {0};
+        JgLlvm *l = jit_lazy(1, threshold);
+        JgGraph *g = residual("alloca_lazy", JG_I64, 1, (JgType[]){JG_I64});
+        e.g = g;
+        e.build = alloca_maker_case;
+        flex(&e, 0, P(g, 0, 0), 1, (JgVal[]){P(g, 0, 0)});
+        compile(l, g);
+        for (int i = 0; i < 20; i++) /* evaluated first, then compiled (40) */
+            assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){7}), 4242);
+        Emu c = {0};
+        JgGraph *cg = residual("chain_lazy", JG_I64, 1, (JgType[]){JG_I64});
+        c.g = cg;
+        c.build = chain_case;
+        flex(&c, 0, P(cg, 0, 0), 1, (JgVal[]){P(cg, 0, 0)});
+        compile(l, cg);
+        for (int i = 0; i < 10; i++)
+            assert_int_equal(jg_llvm_call(l, cg, (uint64_t[]){5}), 6600);
+        assert_int_equal(jg_llvm_stats(l)->methods_evaluated, 2 + CHAIN + 1);
+        if (threshold == NEVER_HOT)
+            break;
+        assert_true(jg_llvm_stats(l)->methods_secondary > 0);
+        jg_llvm_free(l);
+    }
+}
+
+/* A portal call in an evaluated method goes through options.portal_call;
+ * a flexswitch miss in one adds another evaluated method. */
+static uint32_t portal_case(Emu *e, JgFlexswitch *fs, uint64_t value)
+{
+    JgGraph *g = e->g;
+    uint32_t nb = case_block(g, fs);
+    JgVal r = jg_emit(g, nb, JG_OP_CALL, JG_I64, 4,
+                      (JgVal[]){jg_const_symbol(g, FN(portal_call), "portal"), P(g, nb, 0),
+                                k64(g, value), k64(g, 5)});
+    jg_last_op(g, nb)->callee = (JgGraph *)(uintptr_t)e->data;
+    jg_set_return(g, nb, r);
+    return nb;
+}
+
+static void test_lazy_portal_and_misses(void **state)
+{
+    (void)state;
+    PortalLog log = {0};
+    JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2,
+                                         .portal_call = portal_call,
+                                         .portal_ctx = &log,
+                                         .lazy_threshold = NEVER_HOT});
+    JgGraph *portal = jg_graph_new(&arena, "portal", JG_I64, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
+    portal->flags |= JG_FLAG_PORTAL;
+    Emu e = {.build = portal_case, .data = (uint64_t)(uintptr_t)portal};
+    JgGraph *g = residual("lazy_portal", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+    e.g = g;
+    flex(&e, 0, P(g, 0, 1), 1, (JgVal[]){P(g, 0, 0)});
+    compile(l, g);
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){21, 1}), 47);
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){21, 2}), 47);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.args[1], 2);
+    assert_int_equal(e.calls, 2);
+    assert_int_equal(jg_llvm_stats(l)->methods_evaluated, 2);
+    assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);
+    jg_llvm_free(l);
+}
+
 /* ---- limits and errors ---------------------------------------------------- */
 
 static void test_block_limit(void **state)
@@ -1453,6 +1657,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_alloca_outlives_secondary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloca_areas_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forwarding_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_every_type, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_allocas, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_lazy_portal_and_misses, setup, teardown),
         cmocka_unit_test_setup_teardown(test_block_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_method_limit, setup, teardown),
         cmocka_unit_test_setup_teardown(test_failed_miss_is_fatal, setup, teardown),
