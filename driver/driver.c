@@ -14,12 +14,12 @@
 #include "frontend/eval.h"
 #include "frontend/image.h"
 #include "frontend/module.h"
+#include "llvmgen/llvmgen.h"
+#include "pe/pe.h"
 
 /* Residual blocks a tiered run evaluates in a secondary before compiling it
  * (JgLlvmOptions.lazy_threshold; docs/backend.md, "Evaluated secondaries"). */
 #define JG_LAZY_THRESHOLD 20000
-#include "llvmgen/llvmgen.h"
-#include "pe/pe.h"
 
 struct JgDriver {
     JgDriverOptions options;
