@@ -460,14 +460,22 @@ static inline void exec_op(JgEvaluator *ev, const JgGraph *g, uint32_t cur, uint
     frame[op->result] = mask(t, r); /* void results land in the unused slot 0 */
 }
 
+/* frame[to[i]] = frame[from[i]] for every i, all read before any is
+ * written (parameters may be passed back in another order). */
+static void pass_in_parallel(uint32_t n, const JgVal *from, const JgVal *to, uint64_t *frame)
+{
+    uint64_t scratch[n ? n : 1];
+    for (uint32_t i = 0; i < n; i++)
+        scratch[i] = frame[from[i]];
+    for (uint32_t i = 0; i < n; i++)
+        frame[to[i]] = scratch[i];
+}
+
 /* Runs the graph's blocks from the entry on a prepared frame. ALLOCA memory
  * is alloca'd here, so it lives exactly as long as this activation. */
 static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
 {
     const JgValueInfo *vals = g->values.items;
-    uint64_t small_scratch[16];
-    uint64_t *scratch = small_scratch;
-    uint32_t scratch_cap = 16;
     uint32_t cur = 0;
     const bool residual = (g->flags & JG_FLAG_RESIDUAL) != 0;
     uint32_t nvalues = g->values.count; /* jg_eval sized the frame just now */
@@ -527,16 +535,8 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
                 frame[to[i]] = frame[from[i]];
         } else {
             /* a self-loop (or, in a residual graph, any back link) may pass
-             * the target's parameters back in another order: read all
-             * arguments before writing any parameter */
-            if (n > scratch_cap) {
-                scratch_cap = n > 2 * scratch_cap ? n : 2 * scratch_cap;
-                scratch = alloca(sizeof(uint64_t) * scratch_cap);
-            }
-            for (uint32_t i = 0; i < n; i++)
-                scratch[i] = frame[from[i]];
-            for (uint32_t i = 0; i < n; i++)
-                frame[to[i]] = scratch[i];
+             * the target's parameters back in another order */
+            pass_in_parallel(n, from, to, frame);
         }
         cur = l->target;
     }
@@ -560,9 +560,7 @@ uint64_t jg_eval(JgEvaluator *ev, const JgGraph *g, const uint64_t *args)
     const JgValueInfo *vals = g->values.items;
     uint32_t n = g->values.count;
     uint64_t *frame = alloca(sizeof(uint64_t) * (n ? n : 1));
-    frame[0] = 0;
-    for (uint32_t v = 1; v < n; v++)
-        frame[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
+    jg_eval_frame_init(g, frame);
     const JgBlock *entry = &g->blocks.items[0];
     if (entry->nparams != g->nparams)
         eval_bug(g, 0, "entry block has %" PRIu32 " parameters, the graph %" PRIu32, entry->nparams,
@@ -624,13 +622,8 @@ const JgLink *jg_eval_successor(const JgGraph *g, uint32_t block, const uint64_t
 void jg_eval_pass(const JgGraph *g, const JgLink *l, uint64_t *frame)
 {
     const JgBlock *target = &g->blocks.items[l->target];
-    uint32_t n = l->nargs;
-    if (n != target->nparams)
-        eval_bug(g, l->target, "a link passes %" PRIu32 " values to %" PRIu32 " parameters", n,
-                 target->nparams);
-    uint64_t scratch[n ? n : 1];
-    for (uint32_t i = 0; i < n; i++)
-        scratch[i] = frame[l->args[i]];
-    for (uint32_t i = 0; i < n; i++)
-        frame[target->params[i]] = scratch[i];
+    if (l->nargs != target->nparams)
+        eval_bug(g, l->target, "a link passes %" PRIu32 " values to %" PRIu32 " parameters",
+                 l->nargs, target->nparams);
+    pass_in_parallel(l->nargs, l->args, target->params, frame);
 }

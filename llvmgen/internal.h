@@ -123,6 +123,8 @@ LLVMTargetMachineRef lg_target_machine(const JgLlvm *llvm, bool loops);
  * secondary `method`, and puts it in the method table. */
 bool lg_compile_secondary_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi,
                                  uint32_t method, char *err, size_t errsize);
+/* The most values any block, link or flexswitch of [lo, hi) passes. */
+uint32_t lg_max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi);
 
 /* ---- lazy.c ---- */
 
@@ -137,8 +139,6 @@ bool lg_lazy_eligible(const JgLlvm *llvm, const LgGraph *lg, uint32_t lo, uint32
 /* Makes [lo, hi) (ids assigned) method `method`, evaluated until hot. */
 bool lg_lazy_add(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method);
 void lg_lazy_free(LgGraph *lg);
-/* The most values any block, link or flexswitch of [lo, hi) passes. */
-uint32_t lg_max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi);
 
 /* ---- warmup.c ---- */
 

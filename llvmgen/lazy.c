@@ -33,6 +33,16 @@ static uint64_t alloca_span(const JgOp *op)
     return (size + 16) & ~(uint64_t)15;
 }
 
+/* The area memory of the ALLOCAs among the first `nops` ops of `b`. */
+static uint64_t alloca_bytes(const JgBlock *b, uint32_t nops)
+{
+    uint64_t bytes = 0;
+    for (uint32_t i = 0; i < nops; i++)
+        if (b->ops.items[i].opcode == JG_OP_ALLOCA)
+            bytes += alloca_span(&b->ops.items[i]);
+    return bytes;
+}
+
 bool lg_lazy_eligible(const JgLlvm *llvm, const LgGraph *lg, uint32_t lo, uint32_t hi)
 {
     const JgGraph *g = lg->graph;
@@ -43,9 +53,7 @@ bool lg_lazy_eligible(const JgLlvm *llvm, const LgGraph *lg, uint32_t lo, uint32
         return false;
     uint64_t bytes = 0;
     for (uint32_t b = lo; b < hi; b++)
-        for (uint32_t i = 0; i < g->blocks.items[b].ops.count; i++)
-            if (g->blocks.items[b].ops.items[i].opcode == JG_OP_ALLOCA)
-                bytes += alloca_span(&g->blocks.items[b].ops.items[i]);
+        bytes += alloca_bytes(&g->blocks.items[b], g->blocks.items[b].ops.count);
     return bytes <= UINT32_MAX / 2;
 }
 
@@ -80,9 +88,7 @@ bool lg_lazy_add(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t m
     uint64_t bytes = 0;
     for (uint32_t b = lo; b < hi; b++) {
         at[b - lo] = (uint32_t)bytes;
-        for (uint32_t i = 0; i < g->blocks.items[b].ops.count; i++)
-            if (g->blocks.items[b].ops.items[i].opcode == JG_OP_ALLOCA)
-                bytes += alloca_span(&g->blocks.items[b].ops.items[i]);
+        bytes += alloca_bytes(&g->blocks.items[b], g->blocks.items[b].ops.count);
     }
     *lz = (LgLazy){
         .lo = lo, .hi = hi, .method = method, .area_bytes = (uint32_t)bytes, .alloca_at = at};
@@ -144,11 +150,7 @@ static void *alloca_memory(void *ctx, uint32_t block, uint32_t op, size_t size)
     (void)size;
     const Activation *a = ctx;
     const JgBlock *b = &a->lg->graph->blocks.items[block];
-    uint64_t offset = a->lz->alloca_at[block - a->lz->lo];
-    for (uint32_t i = 0; i < op; i++)
-        if (b->ops.items[i].opcode == JG_OP_ALLOCA)
-            offset += alloca_span(&b->ops.items[i]);
-    return a->area + offset;
+    return a->area + a->lz->alloca_at[block - a->lz->lo] + alloca_bytes(b, op);
 }
 
 /* Portal calls go where compiled code sends them. */
@@ -268,22 +270,15 @@ static uint32_t loop_header(const LgLazy *lz, const JgGraph *g, uint32_t b)
     bool *fwd = calloc(n, sizeof *fwd), *bwd = calloc(n, sizeof *bwd);
     if (!pstart || !stack || !fwd || !bwd || !predecessors(lz, g, pstart, &preds))
         goto out;
-    /* b is on a cycle when a successor reaches it */
+    /* what b's successors reach; b is on a cycle when that includes b */
     const JgTerm *t = &g->blocks.items[b].term;
-    bool cyclic = false;
-    for (uint32_t i = 0; flows(g, b) && i < t->nlinks && !cyclic; i++) {
-        if (!internal(lz, t->links[i].target))
-            continue;
-        memset(fwd, 0, sizeof *fwd * n);
-        reach(lz, g, t->links[i].target, NULL, NULL, fwd, stack);
-        cyclic = fwd[b - lz->lo];
-    }
-    if (!cyclic) {
+    for (uint32_t i = 0; flows(g, b) && i < t->nlinks; i++)
+        if (internal(lz, t->links[i].target) && !fwd[t->links[i].target - lz->lo])
+            reach(lz, g, t->links[i].target, NULL, NULL, fwd, stack);
+    if (!fwd[b - lz->lo]) {
         result = NONE;
         goto out;
     }
-    memset(fwd, 0, sizeof *fwd * n);
-    reach(lz, g, b, NULL, NULL, fwd, stack);
     reach(lz, g, b, pstart, preds, bwd, stack);
     uint32_t header = NONE, count = 0;
     for (uint32_t x = lz->lo; x < lz->hi; x++) {

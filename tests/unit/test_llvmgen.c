@@ -1002,15 +1002,15 @@ static uint32_t every_first_case(Emu *e, JgFlexswitch *fs, uint64_t value)
     return nb;
 }
 
-static void test_every_type_across_methods(void **state)
+/* Runs the graph on `l`: the values arrive intact; returns its session's
+ * compiled secondaries. */
+static uint64_t check_every_type(JgLlvm *l, const char *name)
 {
-    (void)state;
     Emu e = {0};
-    JgLlvm *l = jit(2);
     JgType types[9];
     memcpy(types, every_types, sizeof every_types);
     types[8] = JG_I64;
-    JgGraph *g = residual("every", JG_I64, 9, types);
+    JgGraph *g = residual(name, JG_I64, 9, types);
     e.g = g;
     e.build = every_first_case;
     JgVal live[8];
@@ -1033,7 +1033,14 @@ static void test_every_type_across_methods(void **state)
     assert_ptr_equal(out.p, &out);
     assert_true(out.d == -0.1);
     assert_true(out.f == 1.5f);
-    assert_int_equal(jg_llvm_stats(l)->methods_secondary, 2);
+    return jg_llvm_stats(l)->methods_secondary;
+}
+
+static void test_every_type_across_methods(void **state)
+{
+    (void)state;
+    JgLlvm *l = jit(2);
+    assert_int_equal(check_every_type(l, "every"), 2);
     jg_llvm_free(l);
 }
 
@@ -1046,10 +1053,9 @@ static uint32_t return_live_case(Emu *e, JgFlexswitch *fs, uint64_t value)
     return nb;
 }
 
-static void test_results_from_secondaries(void **state)
+/* Results of every type, returned by a secondary of `l`. */
+static void check_results_of_every_type(JgLlvm *l)
 {
-    (void)state;
-    JgLlvm *l = jit(2);
     const JgType types[] = {JG_I1, JG_I8, JG_I16, JG_I32, JG_I64, JG_PTR, JG_F32, JG_F64};
     const uint64_t in[] = {1,          0xfe,           0x8001,          0xfffffffe,
                            UINT64_MAX, 0x7fff12345678, f32_bits(-2.5f), f64_bits(1e300)};
@@ -1064,6 +1070,13 @@ static void test_results_from_secondaries(void **state)
         assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){in[i], 5}), in[i]);
         assert_int_equal(e.calls, 1);
     }
+}
+
+static void test_results_from_secondaries(void **state)
+{
+    (void)state;
+    JgLlvm *l = jit(2);
+    check_results_of_every_type(l);
     /* a void graph */
     Emu e = {0};
     JgGraph *g = residual("void", JG_VOID, 2, (JgType[]){JG_I64, JG_I32});
@@ -1264,47 +1277,9 @@ static void test_lazy_loop_gets_hot(void **state)
 static void test_lazy_every_type(void **state)
 {
     (void)state;
-    Emu e = {0};
     JgLlvm *l = jit_lazy(2, NEVER_HOT);
-    JgType types[9];
-    memcpy(types, every_types, sizeof every_types);
-    types[8] = JG_I64;
-    JgGraph *g = residual("every_lazy", JG_I64, 9, types);
-    e.g = g;
-    e.build = every_first_case;
-    JgVal live[8];
-    for (uint32_t i = 0; i < 8; i++)
-        live[i] = P(g, 0, i);
-    flex(&e, 0, P(g, 0, 8), 8, live);
-    compile(l, g);
-    Fields out;
-    memset(&out, 0, sizeof out);
-    uint64_t in[9] = {
-        1,          0xab,           0xcdef,         0x89abcdef, UINT64_C(0xfedcba9876543210),
-        addr(&out), f64_bits(-0.1), f32_bits(1.5f), 3};
-    assert_int_equal(jg_llvm_call(l, g, in), UINT64_C(0xfedcba9876543211));
-    assert_int_equal(out.z, 1);
-    assert_int_equal(out.b, 0xab);
-    assert_int_equal(out.h, 0xcdef);
-    assert_int_equal(out.w, 0x89abcdef);
-    assert_int_equal(out.q, UINT64_C(0xfedcba9876543210));
-    assert_ptr_equal(out.p, &out);
-    assert_true(out.d == -0.1);
-    assert_true(out.f == 1.5f);
-    assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);
-    const JgType rtypes[] = {JG_I1, JG_I8, JG_I16, JG_I32, JG_I64, JG_PTR, JG_F32, JG_F64};
-    const uint64_t rin[] = {1,          0xfe,           0x8001,          0xfffffffe,
-                            UINT64_MAX, 0x7fff12345678, f32_bits(-2.5f), f64_bits(1e300)};
-    for (size_t i = 0; i < sizeof rtypes / sizeof rtypes[0]; i++) {
-        Emu r = {0};
-        JgGraph *rg = residual("ret_lazy", rtypes[i], 2, (JgType[]){rtypes[i], JG_I32});
-        r.g = rg;
-        r.build = return_live_case;
-        flex(&r, 0, P(rg, 0, 1), 1, (JgVal[]){P(rg, 0, 0)});
-        compile(l, rg);
-        assert_int_equal(jg_llvm_call(l, rg, (uint64_t[]){rin[i], 5}), rin[i]);
-        assert_int_equal(jg_llvm_call(l, rg, (uint64_t[]){rin[i], 5}), rin[i]);
-    }
+    assert_int_equal(check_every_type(l, "every_lazy"), 0);
+    check_results_of_every_type(l);
     assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);
     jg_llvm_free(l);
 }
