@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "backend.h"
+#include "baseline/baseline.h"
 #include "bta/bta.h"
 #include "dot.h"
 #include "frontend/eval.h"
@@ -30,6 +31,7 @@ struct JgDriver {
     const JgBackend *backend;   /* libjitgen-llvm.so, once opened */
     JgLlvm *llvm;               /* its session: the jit engine's backend */
     JgBackendStart *llvm_start; /* a session being started (jg_driver_prepare) */
+    JgBaseline *baseline;       /* the baseline engine's backend */
     double backend_open_ms;     /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
@@ -75,6 +77,13 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
 /* Residual code compiled by LLVM calls the portal for keys it did not
  * inline through this function. */
 static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
+{
+    return jg_driver_call(ctx, args);
+}
+
+/* Residual code compiled by the baseline backend calls the portal through
+ * this function, as LLVM's does. */
+static uint64_t baseline_portal_call(void *ctx, const uint64_t *args)
 {
     return jg_driver_call(ctx, args);
 }
@@ -178,6 +187,14 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         jg_driver_free(d);
         return NULL;
     }
+    if (options->engine == JG_ENGINE_BASELINE) {
+        JgBaselineOptions bo = {.portal_call = baseline_portal_call, .portal_ctx = d};
+        d->baseline = jg_baseline_new(&bo, err, errsize);
+        if (!d->baseline) {
+            jg_driver_free(d);
+            return NULL;
+        }
+    }
     const JgGraph *portal = d->module->portal;
     d->red_index = calloc(portal->nparams + 1, sizeof(uint32_t));
     if (!d->red_index) {
@@ -222,6 +239,7 @@ void jg_driver_free(JgDriver *d)
     }
     if (d->llvm)
         d->backend->destroy(d->llvm);
+    jg_baseline_free(d->baseline);
     jg_pe_free(d->pe);
     jg_bta_free(d->bta);
     jg_module_free(d->module);
@@ -249,6 +267,14 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
+    if (d->baseline) {
+        if (!r->backend) {
+            if (!jg_baseline_compile(d->baseline, r->graph, err, sizeof err))
+                fatal("baseline compilation failed", err);
+            r->backend = d->baseline;
+        }
+        return jg_baseline_call(d->baseline, r->graph, red);
+    }
     if (d->llvm) {
         if (!r->backend) {
             if (!d->backend->compile(d->llvm, r->graph, err, sizeof err))
@@ -280,6 +306,17 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.pending_flushed: %llu\n", (unsigned long long)s->pending_flushed);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
+    if (d->baseline) {
+        const JgBaselineStats *b = jg_baseline_stats(d->baseline);
+        fprintf(out, "jit.methods.baseline: %llu\n", (unsigned long long)b->methods);
+        fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)b->flexswitch_cases);
+        fprintf(out, "jit.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
+        fprintf(out, "jit.baseline_ms: %.3f\n", b->compile_ms);
+        fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + b->compile_ms);
+        fprintf(out, "run.method_entries: %llu\n", (unsigned long long)b->method_entries);
+        fprintf(out, "run.flexswitch_misses: %llu\n", (unsigned long long)b->flexswitch_misses);
+        return;
+    }
     if (!d->llvm) {
         fprintf(out, "run.residual_ops: %llu\n", (unsigned long long)d->ev.ops_executed);
         return;

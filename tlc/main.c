@@ -57,6 +57,8 @@ const char tlc_run_options_help[] =
     "                             from its bitcode at build time)\n"
     "                     pe      partially evaluate the interpreter for the program and\n"
     "                             evaluate the residual graphs\n"
+    "                     baseline  partially evaluate, compile the residual graphs\n"
+    "                             straight to x86-64 (no LLVM; simpler, slower code)\n"
     "  --dump=LIST      print to stderr (comma-separated): graphs (the interpreter's\n"
     "                   flow graphs), bta (the portal with binding times), residual\n"
     "                   (residual graphs, after the run)\n"
@@ -238,6 +240,7 @@ static const TlcEngine engines[] = {
     {"interp", tlc_eval, false, JG_ENGINE_GRAPHS},
     {"graphs", tlc_eval_driver, true, JG_ENGINE_GRAPHS},
     {"pe", tlc_eval_driver, true, JG_ENGINE_PE},
+    {"baseline", tlc_eval_driver, true, JG_ENGINE_BASELINE},
 };
 
 static const struct {

@@ -14,6 +14,8 @@ typedef enum JgEngine {
     JG_ENGINE_GRAPHS, /* evaluate the interpreter's own flow graphs */
     JG_ENGINE_PE,     /* specialize, evaluate residual graphs */
     JG_ENGINE_JIT,    /* specialize, compile residual graphs with LLVM */
+    JG_ENGINE_BASELINE, /* specialize, compile residual graphs to x86-64
+                           directly (baseline/, no LLVM) */
 } JgEngine;
 
 enum JgDump {

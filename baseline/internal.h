@@ -1,0 +1,104 @@
+/* Private declarations of the baseline backend (docs/baseline.md). Files:
+ *   x64.c      - the x86-64 encoder
+ *   method.c   - one method: homes, entries, operations, links, terminators
+ *   runtime.c  - graphs, executable memory, the dispatcher loop, the
+ *                flexswitch runtime and the helpers generated code calls */
+#ifndef JITGEN_BASELINE_INTERNAL_H
+#define JITGEN_BASELINE_INTERNAL_H
+
+#include "baseline.h"
+#include "flexswitch/flexswitch.h"
+#include "x64.h"
+
+#define BL_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
+#define BL_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
+#define BL_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
+#define BL_BLOCKID_RETURN 0xffffffffu
+#define BL_MAX_METHODS 65535u
+#define BL_MAX_METHOD_BLOCKS 65535u
+
+/* One activation of a residual graph: what methods pass each other. Lives
+ * on the dispatcher's C stack, where the conservative collector sees it. */
+typedef struct BlFrame {
+    uint64_t result;  /* the graph's result, when a method returns RETURN */
+    uint64_t slots[]; /* the parameters of the block entered next */
+} BlFrame;
+
+#define BL_FRAME_SLOTS 8 /* offset of slots[0] */
+
+typedef uint32_t (*BlMethodFn)(uint32_t block, BlFrame *frame, uint8_t *area);
+
+typedef struct BlMethod {
+    BlMethodFn fn;
+    uint32_t lo, hi;     /* its residual blocks */
+    uint32_t area_bytes; /* memory of its ALLOCAs, per activation */
+} BlMethod;
+
+/* A call through libffi (float arguments or results, many arguments,
+ * variadic callees): its types, fixed for the op. */
+typedef struct BlCallDesc {
+    struct BlCallDesc *next; /* the graph's list, freed with it */
+    void *fn;                /* NULL: the callee is computed (args[-1]... see method.c) */
+    uint8_t ret;             /* JgType */
+    uint32_t nargs, nfixed;
+    JgType types[];
+} BlCallDesc;
+
+typedef struct BlGraph {
+    JgBaseline *bl;
+    const JgGraph *graph;
+    uint32_t ncompiled; /* residual blocks given to methods so far */
+    BlMethod *methods;
+    uint32_t nmethods, methods_cap;
+    uint32_t *ids;     /* per compiled block: BL_BLOCKID */
+    bool *enterable;   /* per compiled block: a method entry can start there */
+    uint32_t ids_cap;
+    uint32_t capacity; /* slots an activation needs */
+    BlCallDesc *calls;
+} BlGraph;
+
+/* One mapping of machine code (kept until the backend is freed). */
+typedef struct BlCode {
+    struct BlCode *next;
+    void *mem;
+    size_t size;
+} BlCode;
+
+struct JgBaseline {
+    JgBaselineOptions options;
+    JgBaselineStats stats;
+    BlGraph **graphs; /* open addressing on the graph's address */
+    uint32_t ngraphs, graphs_cap;
+    BlCode *code;
+};
+
+/* ---- method.c ---- */
+
+/* Compiles blocks [lo, hi) of bg's graph (ids assigned) as method `method`. */
+bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,
+                       size_t errsize);
+
+/* ---- runtime.c ---- */
+
+/* Copies finished code into executable memory; NULL on failure. */
+void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len);
+_Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Called by generated code. */
+uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value);
+uint64_t bl_arith(uint64_t desc, uint64_t x0, uint64_t x1, uint64_t x2);
+uint64_t bl_call_ffi(const BlCallDesc *d, void *fn, const uint64_t *args);
+void bl_memmove(void *dst, const void *src, uint64_t len);
+void bl_memset(void *dst, uint64_t byte, uint64_t len);
+_Noreturn void bl_unreachable(BlGraph *bg, uint32_t block);
+_Noreturn void bl_bad_entry(BlGraph *bg, uint32_t method, uint32_t block);
+_Noreturn void bl_noreturn_returned(BlGraph *bg, uint32_t block);
+
+/* The descriptor bl_arith takes for an op. */
+static inline uint64_t bl_arith_desc(const JgOp *op, JgType t0)
+{
+    return (uint64_t)op->opcode | (uint64_t)op->type << 16 | (uint64_t)op->pred << 24 |
+           (uint64_t)t0 << 32;
+}
+
+#endif

@@ -1,0 +1,374 @@
+/* The baseline backend's run time (docs/baseline.md): the registry of
+ * compiled graphs, executable memory, the dispatcher loop that runs an
+ * activation from method to method, the flexswitch runtime, and the C
+ * helpers generated code calls for what it does not inline. */
+#include <alloca.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+
+#include "frontend/arith.h"
+#include "frontend/eval.h"
+#include "internal.h"
+
+bool jg_baseline_available(void)
+{
+#if defined(__x86_64__) && !defined(_WIN32)
+    return true;
+#else
+    return false;
+#endif
+}
+
+static double now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
+}
+
+void bl_fatal(const char *fmt, ...)
+{
+    fflush(stdout);
+    fputs("jitgen: baseline: ", stderr);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+    exit(70);
+}
+
+static const char *graph_name(const BlGraph *bg)
+{
+    return bg->graph->name ? bg->graph->name : "<anonymous>";
+}
+
+/* ---- executable memory ---- */
+
+void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
+{
+    BlCode *rec = malloc(sizeof *rec);
+    if (!rec)
+        return NULL;
+    size_t size = (len + 4095) & ~(size_t)4095;
+    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (mem == MAP_FAILED) {
+        free(rec);
+        return NULL;
+    }
+    memcpy(mem, code, len);
+    /* W^X: writable while filled, then executable only */
+    if (mprotect(mem, size, PROT_READ | PROT_EXEC) != 0) {
+        munmap(mem, size);
+        free(rec);
+        return NULL;
+    }
+    *rec = (BlCode){.next = bl->code, .mem = mem, .size = size};
+    bl->code = rec;
+    return mem;
+}
+
+/* ---- the registry ---- */
+
+static uint32_t slot_of(const void *p, uint32_t cap)
+{
+    uint64_t h = (uint64_t)(uintptr_t)p * 0x9e3779b97f4a7c15ull;
+    return (uint32_t)(h >> 32) & (cap - 1);
+}
+
+static BlGraph *find(const JgBaseline *bl, const JgGraph *g)
+{
+    if (!bl->graphs_cap)
+        return NULL;
+    for (uint32_t i = slot_of(g, bl->graphs_cap);; i = (i + 1) & (bl->graphs_cap - 1)) {
+        BlGraph *bg = bl->graphs[i];
+        if (!bg || bg->graph == g)
+            return bg;
+    }
+}
+
+static bool insert(JgBaseline *bl, BlGraph *bg)
+{
+    if (2 * (bl->ngraphs + 1) > bl->graphs_cap) {
+        uint32_t cap = bl->graphs_cap ? 2 * bl->graphs_cap : 16;
+        BlGraph **table = calloc(cap, sizeof *table);
+        if (!table)
+            return false;
+        for (uint32_t i = 0; i < bl->graphs_cap; i++) {
+            BlGraph *old = bl->graphs[i];
+            if (!old)
+                continue;
+            uint32_t j = slot_of(old->graph, cap);
+            while (table[j])
+                j = (j + 1) & (cap - 1);
+            table[j] = old;
+        }
+        free(bl->graphs);
+        bl->graphs = table;
+        bl->graphs_cap = cap;
+    }
+    uint32_t j = slot_of(bg->graph, bl->graphs_cap);
+    while (bl->graphs[j])
+        j = (j + 1) & (bl->graphs_cap - 1);
+    bl->graphs[j] = bg;
+    bl->ngraphs++;
+    return true;
+}
+
+static void free_graph(BlGraph *bg)
+{
+    while (bg->calls) {
+        BlCallDesc *next = bg->calls->next;
+        free(bg->calls);
+        bg->calls = next;
+    }
+    free(bg->methods);
+    free(bg->ids);
+    free(bg->enterable);
+    free(bg);
+}
+
+JgBaseline *jg_baseline_new(const JgBaselineOptions *options, char *err, size_t errsize)
+{
+    if (!jg_baseline_available()) {
+        snprintf(err, errsize, "the baseline backend generates x86-64 code only");
+        return NULL;
+    }
+    JgBaseline *bl = calloc(1, sizeof *bl);
+    if (!bl) {
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    bl->options = *options;
+    return bl;
+}
+
+void jg_baseline_free(JgBaseline *bl)
+{
+    if (!bl)
+        return;
+    for (uint32_t i = 0; i < bl->graphs_cap; i++)
+        if (bl->graphs[i])
+            free_graph(bl->graphs[i]);
+    free(bl->graphs);
+    while (bl->code) {
+        BlCode *next = bl->code->next;
+        munmap(bl->code->mem, bl->code->size);
+        free(bl->code);
+        bl->code = next;
+    }
+    free(bl);
+}
+
+const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl)
+{
+    return &bl->stats;
+}
+
+/* ---- compiling ---- */
+
+static bool reserve(BlGraph *bg, uint32_t nblocks, uint32_t method)
+{
+    if (nblocks > bg->ids_cap) {
+        uint32_t cap = bg->ids_cap ? bg->ids_cap : 64;
+        while (cap < nblocks)
+            cap *= 2;
+        uint32_t *ids = realloc(bg->ids, sizeof *ids * cap);
+        if (ids)
+            bg->ids = ids;
+        bool *enterable = realloc(bg->enterable, sizeof *enterable * cap);
+        if (enterable)
+            bg->enterable = enterable;
+        if (!ids || !enterable)
+            return false;
+        bg->ids_cap = cap;
+    }
+    if (method >= bg->methods_cap) {
+        uint32_t cap = bg->methods_cap ? 2 * bg->methods_cap : 8;
+        BlMethod *methods = realloc(bg->methods, sizeof *methods * cap);
+        if (!methods)
+            return false;
+        bg->methods = methods;
+        bg->methods_cap = cap;
+    }
+    return true;
+}
+
+bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
+{
+    double t0 = now_ms();
+    const char *name = g->name ? g->name : "<anonymous>";
+    BlGraph *bg = find(bl, g);
+    if (!bg) {
+        bg = calloc(1, sizeof *bg);
+        if (bg) {
+            bg->bl = bl;
+            bg->graph = g;
+        }
+        if (!bg || !insert(bl, bg)) {
+            free(bg);
+            snprintf(err, errsize, "out of memory");
+            return false;
+        }
+    }
+    uint32_t lo = bg->ncompiled, hi = g->blocks.count, method = bg->nmethods;
+    if (lo == hi)
+        return true;
+    if (method >= BL_MAX_METHODS || hi - lo > BL_MAX_METHOD_BLOCKS) {
+        snprintf(err, errsize, "baseline: graph %s: more methods or blocks than block ids encode",
+                 name);
+        return false;
+    }
+    if (!reserve(bg, hi, method)) {
+        snprintf(err, errsize, "out of memory");
+        return false;
+    }
+    for (uint32_t b = lo; b < hi; b++) {
+        bg->ids[b] = BL_BLOCKID(method, b - lo);
+        bg->enterable[b] = b == lo || (g->blocks.items[b].flags & JG_BLOCK_ENTRY);
+    }
+    bg->ncompiled = hi;
+    bg->nmethods = method + 1;
+    bg->methods[method] = (BlMethod){0};
+    if (!bl_compile_method(bg, lo, hi, method, err, errsize)) {
+        /* the blocks stay unrunnable: a call of the graph reports it */
+        bg->methods[method].fn = NULL;
+        return false;
+    }
+    bl->stats.methods++;
+    bl->stats.compile_ms += now_ms() - t0;
+    return true;
+}
+
+/* ---- running ---- */
+
+/* Runs one activation of `bg` from its entry: calls the method that owns
+ * each block id until one returns. Slots and ALLOCA areas live in this C
+ * frame, and grow (by alloca, a few times at most) when a flexswitch miss
+ * compiled a method that needs more. */
+static uint64_t run(BlGraph *bg, const uint64_t *args)
+{
+    JgBaseline *bl = bg->bl;
+    const JgGraph *g = bg->graph;
+    uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
+    BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
+    const JgBlock *entry = &g->blocks.items[0];
+    for (uint32_t i = 0; i < entry->nparams; i++)
+        f->slots[i] = jg_eval_normalize(jg_value_type(g, entry->params[i]), args[i]);
+    uint32_t nareas = bg->nmethods;
+    uint8_t **areas = alloca(sizeof *areas * nareas);
+    memset(areas, 0, sizeof *areas * nareas);
+    uint32_t id = bg->ids[0];
+    for (;;) {
+        if (id == BL_BLOCKID_RETURN)
+            return f->result;
+        uint32_t m = BL_BLOCKID_METHOD(id);
+        if (m >= bg->nmethods || !bg->methods[m].fn)
+            bl_fatal("graph %s: block id %#x names no compiled method", graph_name(bg), id);
+        if (m >= nareas) {
+            uint32_t n = bg->nmethods;
+            uint8_t **more = alloca(sizeof *more * n);
+            memcpy(more, areas, sizeof *areas * nareas);
+            memset(more + nareas, 0, sizeof *more * (n - nareas));
+            areas = more;
+            nareas = n;
+        }
+        const BlMethod *me = &bg->methods[m];
+        if (me->area_bytes && !areas[m])
+            areas[m] = alloca(me->area_bytes);
+        bl->stats.method_entries++;
+        id = me->fn(BL_BLOCKID_BLOCK(id), f, areas[m]);
+        if (bg->capacity > cap) {
+            BlFrame *bigger = alloca(sizeof *bigger + 8 * (size_t)bg->capacity);
+            memcpy(bigger, f, sizeof *f + 8 * (size_t)cap);
+            f = bigger;
+            cap = bg->capacity;
+        }
+    }
+}
+
+uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args)
+{
+    BlGraph *bg = find(bl, g);
+    if (!bg || !bg->nmethods || !bg->methods[0].fn)
+        bl_fatal("graph %s was not compiled", g->name ? g->name : "<anonymous>");
+    return run(bg, args);
+}
+
+/* ---- called by generated code ---- */
+
+uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
+{
+    int64_t i = jg_flexswitch_lookup(fs, value);
+    uint32_t target;
+    if (i >= 0) {
+        target = fs->targets[i];
+    } else {
+        JgBaseline *bl = bg->bl;
+        bl->stats.flexswitch_misses++;
+        fs->misses++;
+        if (!fs->miss)
+            bl_fatal("graph %s: flexswitch in block %u has no miss callback", graph_name(bg),
+                     fs->block);
+        target = fs->miss(fs->compiler, fs, value);
+        if (target == UINT32_MAX)
+            bl_fatal("graph %s: compiling the case %llu of the flexswitch in block %u failed",
+                     graph_name(bg), (unsigned long long)value, fs->block);
+        char err[512];
+        if (!jg_baseline_compile(bl, fs->graph, err, sizeof err))
+            bl_fatal("%s", err);
+        bl->stats.flexswitch_cases++;
+    }
+    if (target >= bg->ncompiled || !bg->enterable[target])
+        bl_fatal("graph %s: flexswitch case targets block %u, which no method can be entered at",
+                 graph_name(bg), target);
+    return bg->ids[target];
+}
+
+uint64_t bl_arith(uint64_t desc, uint64_t x0, uint64_t x1, uint64_t x2)
+{
+    unsigned opcode = desc & 0xffff, t = (desc >> 16) & 0xff, pred = (desc >> 24) & 0xff,
+             t0 = (desc >> 32) & 0xff;
+    const uint64_t x[3] = {x0, x1, x2};
+    return jg_eval_normalize((JgType)t, jg_arith(opcode, t, pred, t0, x));
+}
+
+uint64_t bl_call_ffi(const BlCallDesc *d, void *fn, const uint64_t *args)
+{
+    void *callee = d->fn ? d->fn : fn;
+    if (!callee)
+        bl_fatal("call of a null function pointer");
+    return jg_call_native(callee, (JgType)d->ret, d->nargs, d->types, args, d->nfixed);
+}
+
+void bl_memmove(void *dst, const void *src, uint64_t len)
+{
+    if (len)
+        memmove(dst, src, (size_t)len);
+}
+
+void bl_memset(void *dst, uint64_t byte, uint64_t len)
+{
+    if (len)
+        memset(dst, (int)(byte & 0xff), (size_t)len);
+}
+
+void bl_unreachable(BlGraph *bg, uint32_t block)
+{
+    bl_fatal("graph %s: block %u ends with unreachable, and was reached", graph_name(bg), block);
+}
+
+void bl_bad_entry(BlGraph *bg, uint32_t method, uint32_t block)
+{
+    bl_fatal("graph %s: method %u entered at block %u, where it cannot be entered",
+             graph_name(bg), method, block);
+}
+
+void bl_noreturn_returned(BlGraph *bg, uint32_t block)
+{
+    bl_fatal("graph %s: block %u: a noreturn callee returned", graph_name(bg), block);
+}

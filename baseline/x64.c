@@ -1,0 +1,353 @@
+/* The x86-64 encoder (x64.h). Encodings from the Intel SDM, volume 2:
+ * REX = 0100WRXB, ModRM = mod:2 reg:3 rm:3; rm = 100 (rsp, r12) needs a SIB
+ * byte, and mod = 00 with rm = 101 (rbp, r13) means rip-relative, so memory
+ * operands here always carry a displacement (disp8 or disp32). */
+#include "x64.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void x64_init(X64Buf *b)
+{
+    memset(b, 0, sizeof *b);
+}
+
+void x64_free(X64Buf *b)
+{
+    free(b->code);
+    free(b->labels);
+    free(b->fixups);
+    memset(b, 0, sizeof *b);
+}
+
+/* Grows an array of `size`-byte items to hold `need`; false: no memory. */
+static bool grow(void **items, size_t *cap, size_t need, size_t size)
+{
+    if (need <= *cap)
+        return true;
+    size_t n = *cap ? *cap * 2 : 256;
+    while (n < need)
+        n *= 2;
+    void *p = realloc(*items, n * size);
+    if (!p)
+        return false;
+    *items = p;
+    *cap = n;
+    return true;
+}
+
+void x64_byte(X64Buf *b, uint8_t v)
+{
+    if (b->oom || !grow((void **)&b->code, &b->cap, b->len + 1, 1)) {
+        b->oom = true;
+        return;
+    }
+    b->code[b->len++] = v;
+}
+
+void x64_u32(X64Buf *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        x64_byte(b, (uint8_t)(v >> (8 * i)));
+}
+
+static void u64(X64Buf *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        x64_byte(b, (uint8_t)(v >> (8 * i)));
+}
+
+uint32_t x64_label(X64Buf *b)
+{
+    size_t cap = b->labels_cap;
+    if (b->oom || !grow((void **)&b->labels, &cap, (size_t)b->nlabels + 1, sizeof *b->labels)) {
+        b->oom = true;
+        return 0;
+    }
+    b->labels_cap = (uint32_t)cap;
+    b->labels[b->nlabels] = UINT32_MAX;
+    return b->nlabels++;
+}
+
+void x64_place(X64Buf *b, uint32_t label)
+{
+    if (!b->oom)
+        b->labels[label] = (uint32_t)b->len;
+}
+
+/* A rel32 field for `label`, patched by x64_resolve. */
+static void rel32(X64Buf *b, uint32_t label)
+{
+    size_t cap = b->fixups_cap;
+    if (b->oom || !grow((void **)&b->fixups, &cap, (size_t)b->nfixups + 1, sizeof *b->fixups)) {
+        b->oom = true;
+        return;
+    }
+    b->fixups_cap = (uint32_t)cap;
+    b->fixups[b->nfixups++] = (X64Fixup){.at = (uint32_t)b->len, .label = label};
+    x64_u32(b, 0);
+}
+
+bool x64_resolve(X64Buf *b)
+{
+    if (b->oom)
+        return false;
+    for (uint32_t i = 0; i < b->nfixups; i++) {
+        uint32_t target = b->labels[b->fixups[i].label];
+        if (target == UINT32_MAX)
+            return false;
+        uint32_t at = b->fixups[i].at;
+        uint32_t rel = target - (at + 4); /* two's complement: backward is negative */
+        for (int k = 0; k < 4; k++)
+            b->code[at + k] = (uint8_t)(rel >> (8 * k));
+    }
+    return true;
+}
+
+/* REX with W, and the high bits of the reg and rm fields; `force` emits it
+ * even when it is 0x40 (byte registers spl, bpl, sil, dil). */
+static void rex(X64Buf *b, bool w, unsigned reg, unsigned rm, bool force)
+{
+    uint8_t v = (uint8_t)(0x40 | (w ? 8 : 0) | ((reg >> 3) & 1) << 2 | ((rm >> 3) & 1));
+    if (v != 0x40 || force)
+        x64_byte(b, v);
+}
+
+static void modrm_rr(X64Buf *b, unsigned reg, unsigned rm)
+{
+    x64_byte(b, (uint8_t)(0xc0 | (reg & 7) << 3 | (rm & 7)));
+}
+
+/* ModRM (+ SIB) + displacement for [base + disp]. */
+static void modrm_mem(X64Buf *b, unsigned reg, unsigned base, int32_t disp)
+{
+    bool short_disp = disp >= -128 && disp <= 127;
+    x64_byte(b, (uint8_t)((short_disp ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7)));
+    if ((base & 7) == 4)
+        x64_byte(b, 0x24); /* SIB: no index, base */
+    if (short_disp)
+        x64_byte(b, (uint8_t)disp);
+    else
+        x64_u32(b, (uint32_t)disp);
+}
+
+void x64_mov_rr(X64Buf *b, X64Reg dst, X64Reg src)
+{
+    rex(b, true, src, dst, false);
+    x64_byte(b, 0x89);
+    modrm_rr(b, src, dst);
+}
+
+void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm)
+{
+    if (imm <= UINT32_MAX) { /* mov r32, imm32 zero-extends */
+        rex(b, false, 0, dst, false);
+        x64_byte(b, (uint8_t)(0xb8 | (dst & 7)));
+        x64_u32(b, (uint32_t)imm);
+    } else if (imm >= (uint64_t)INT32_MIN) { /* negative: mov r/m64, imm32 sign-extends */
+        rex(b, true, 0, dst, false);
+        x64_byte(b, 0xc7);
+        modrm_rr(b, 0, dst);
+        x64_u32(b, (uint32_t)imm);
+    } else {
+        rex(b, true, 0, dst, false);
+        x64_byte(b, (uint8_t)(0xb8 | (dst & 7)));
+        u64(b, imm);
+    }
+}
+
+void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp)
+{
+    switch (size) {
+    case 1:
+    case 2: /* movzx r32, m8 / m16 */
+        rex(b, false, dst, base, false);
+        x64_byte(b, 0x0f);
+        x64_byte(b, size == 1 ? 0xb6 : 0xb7);
+        break;
+    case 4:
+        rex(b, false, dst, base, false);
+        x64_byte(b, 0x8b);
+        break;
+    default:
+        rex(b, true, dst, base, false);
+        x64_byte(b, 0x8b);
+        break;
+    }
+    modrm_mem(b, dst, base, disp);
+}
+
+void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src)
+{
+    switch (size) {
+    case 1:
+        rex(b, false, src, base, src >= X64_RSP);
+        x64_byte(b, 0x88);
+        break;
+    case 2:
+        x64_byte(b, 0x66);
+        rex(b, false, src, base, false);
+        x64_byte(b, 0x89);
+        break;
+    case 4:
+        rex(b, false, src, base, false);
+        x64_byte(b, 0x89);
+        break;
+    default:
+        rex(b, true, src, base, false);
+        x64_byte(b, 0x89);
+        break;
+    }
+    modrm_mem(b, src, base, disp);
+}
+
+void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp)
+{
+    rex(b, true, dst, base, false);
+    x64_byte(b, 0x8d);
+    modrm_mem(b, dst, base, disp);
+}
+
+void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src)
+{
+    rex(b, true, src, dst, false);
+    x64_byte(b, (uint8_t)(op << 3 | 1)); /* op r/m64, r64 */
+    modrm_rr(b, src, dst);
+}
+
+void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm)
+{
+    rex(b, true, 0, dst, false);
+    if (imm >= -128 && imm <= 127) {
+        x64_byte(b, 0x83);
+        modrm_rr(b, op, dst);
+        x64_byte(b, (uint8_t)imm);
+    } else {
+        x64_byte(b, 0x81);
+        modrm_rr(b, op, dst);
+        x64_u32(b, (uint32_t)imm);
+    }
+}
+
+void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm)
+{
+    rex(b, false, 0, dst, false);
+    x64_byte(b, 0x81);
+    modrm_rr(b, X64_CMP, dst);
+    x64_u32(b, (uint32_t)imm);
+}
+
+void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
+{
+    rex(b, true, dst, src, false);
+    x64_byte(b, 0x0f);
+    x64_byte(b, 0xaf);
+    modrm_rr(b, dst, src);
+}
+
+void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src)
+{
+    rex(b, true, src, dst, false);
+    x64_byte(b, 0x85);
+    modrm_rr(b, src, dst);
+}
+
+void x64_zext(X64Buf *b, X64Reg dst, unsigned size)
+{
+    if (size == 4) { /* mov r32, r32 clears the upper half */
+        rex(b, false, dst, dst, false);
+        x64_byte(b, 0x8b);
+        modrm_rr(b, dst, dst);
+        return;
+    }
+    rex(b, false, dst, dst, size == 1 && dst >= X64_RSP);
+    x64_byte(b, 0x0f);
+    x64_byte(b, size == 1 ? 0xb6 : 0xb7);
+    modrm_rr(b, dst, dst);
+}
+
+void x64_sext(X64Buf *b, X64Reg dst, unsigned size)
+{
+    rex(b, true, dst, dst, false);
+    if (size == 4) {
+        x64_byte(b, 0x63); /* movsxd r64, r/m32 */
+    } else {
+        x64_byte(b, 0x0f);
+        x64_byte(b, size == 1 ? 0xbe : 0xbf);
+    }
+    modrm_rr(b, dst, dst);
+}
+
+void x64_neg(X64Buf *b, X64Reg dst)
+{
+    rex(b, true, 0, dst, false);
+    x64_byte(b, 0xf7);
+    modrm_rr(b, 3, dst);
+}
+
+void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst)
+{
+    rex(b, false, 0, dst, dst >= X64_RSP);
+    x64_byte(b, 0x0f);
+    x64_byte(b, (uint8_t)(0x90 | cond));
+    modrm_rr(b, 0, dst);
+    x64_zext(b, dst, 1);
+}
+
+void x64_cmov(X64Buf *b, X64Cond cond, X64Reg dst, X64Reg src)
+{
+    rex(b, true, dst, src, false);
+    x64_byte(b, 0x0f);
+    x64_byte(b, (uint8_t)(0x40 | cond));
+    modrm_rr(b, dst, src);
+}
+
+void x64_jmp(X64Buf *b, uint32_t label)
+{
+    x64_byte(b, 0xe9);
+    rel32(b, label);
+}
+
+void x64_jcc(X64Buf *b, X64Cond cond, uint32_t label)
+{
+    x64_byte(b, 0x0f);
+    x64_byte(b, (uint8_t)(0x80 | cond));
+    rel32(b, label);
+}
+
+void x64_call_abs(X64Buf *b, const void *fn)
+{
+    x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)fn);
+    x64_byte(b, 0xff); /* call rax: FF /2 */
+    modrm_rr(b, 2, X64_RAX);
+}
+
+void x64_call_reg(X64Buf *b, X64Reg r)
+{
+    rex(b, false, 0, r, false);
+    x64_byte(b, 0xff);
+    modrm_rr(b, 2, r);
+}
+
+void x64_push(X64Buf *b, X64Reg r)
+{
+    rex(b, false, 0, r, false);
+    x64_byte(b, (uint8_t)(0x50 | (r & 7)));
+}
+
+void x64_pop(X64Buf *b, X64Reg r)
+{
+    rex(b, false, 0, r, false);
+    x64_byte(b, (uint8_t)(0x58 | (r & 7)));
+}
+
+void x64_ret(X64Buf *b)
+{
+    x64_byte(b, 0xc3);
+}
+
+void x64_rep_stosb(X64Buf *b)
+{
+    x64_byte(b, 0xf3);
+    x64_byte(b, 0xaa);
+}

@@ -1,0 +1,129 @@
+/* A small x86-64 assembler: the instructions the baseline code generator
+ * (baseline/) emits, encoded into a growable byte buffer, with labels whose
+ * uses are patched once the label is placed. Only what the baseline needs:
+ * 64-bit integer registers, [base + disp32] memory operands, rel32 jumps. */
+#ifndef JITGEN_X64_H
+#define JITGEN_X64_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef enum X64Reg {
+    X64_RAX,
+    X64_RCX,
+    X64_RDX,
+    X64_RBX,
+    X64_RSP,
+    X64_RBP,
+    X64_RSI,
+    X64_RDI,
+    X64_R8,
+    X64_R9,
+    X64_R10,
+    X64_R11,
+    X64_R12,
+    X64_R13,
+    X64_R14,
+    X64_R15,
+} X64Reg;
+
+/* Condition codes (the low nibble of Jcc / SETcc / CMOVcc). */
+typedef enum X64Cond {
+    X64_O = 0,
+    X64_NO = 1,
+    X64_B = 2,
+    X64_AE = 3,
+    X64_E = 4,
+    X64_NE = 5,
+    X64_BE = 6,
+    X64_A = 7,
+    X64_S = 8,
+    X64_NS = 9,
+    X64_L = 12,
+    X64_GE = 13,
+    X64_LE = 14,
+    X64_G = 15,
+} X64Cond;
+
+/* Two-operand ALU operations, by their /digit (ADD r/m, imm = 81 /0 ...). */
+typedef enum X64Alu {
+    X64_ADD = 0,
+    X64_OR = 1,
+    X64_AND = 4,
+    X64_SUB = 5,
+    X64_XOR = 6,
+    X64_CMP = 7,
+} X64Alu;
+
+typedef struct X64Fixup {
+    uint32_t at;    /* offset of the rel32 field */
+    uint32_t label; /* label it refers to */
+} X64Fixup;
+
+typedef struct X64Buf {
+    uint8_t *code;
+    size_t len, cap;
+    uint32_t *labels; /* per label: its offset, or UINT32_MAX while unplaced */
+    uint32_t nlabels, labels_cap;
+    X64Fixup *fixups;
+    uint32_t nfixups, fixups_cap;
+    bool oom; /* an allocation failed: the buffer is unusable */
+} X64Buf;
+
+void x64_init(X64Buf *b);
+void x64_free(X64Buf *b);
+
+/* A new unplaced label. */
+uint32_t x64_label(X64Buf *b);
+/* Places `label` at the current offset. */
+void x64_place(X64Buf *b, uint32_t label);
+/* Patches every jump to its label; false when a label was never placed. */
+bool x64_resolve(X64Buf *b);
+
+void x64_byte(X64Buf *b, uint8_t v);
+void x64_u32(X64Buf *b, uint32_t v);
+
+/* dst = src (64 bits) */
+void x64_mov_rr(X64Buf *b, X64Reg dst, X64Reg src);
+/* dst = imm, in the shortest encoding */
+void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm);
+/* dst = zero-extended `size`-byte load from [base + disp] (size 1, 2, 4, 8) */
+void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp);
+/* [base + disp] = low `size` bytes of src */
+void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);
+/* dst = base + disp */
+void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
+/* dst op= src (64 bits); X64_CMP only sets the flags */
+void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
+/* dst op= imm (sign-extended 32-bit immediate, 64-bit operation) */
+void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm);
+/* 32-bit cmp of dst with imm */
+void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
+/* dst *= src (64 bits) */
+void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src);
+/* flags of dst & src (64 bits) */
+void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src);
+/* dst = zero-extension of its low `size` bytes (size 1, 2, 4) */
+void x64_zext(X64Buf *b, X64Reg dst, unsigned size);
+/* dst = sign-extension of its low `size` bytes (size 1, 2, 4) */
+void x64_sext(X64Buf *b, X64Reg dst, unsigned size);
+/* dst = -dst */
+void x64_neg(X64Buf *b, X64Reg dst);
+/* dst = cond ? 1 : 0 (the whole register) */
+void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst);
+/* if cond: dst = src (64 bits) */
+void x64_cmov(X64Buf *b, X64Cond cond, X64Reg dst, X64Reg src);
+void x64_jmp(X64Buf *b, uint32_t label);
+void x64_jcc(X64Buf *b, X64Cond cond, uint32_t label);
+/* call the function at `fn` (through rax, which it clobbers) */
+void x64_call_abs(X64Buf *b, const void *fn);
+/* call the function whose address is in `r` */
+void x64_call_reg(X64Buf *b, X64Reg r);
+void x64_push(X64Buf *b, X64Reg r);
+void x64_pop(X64Buf *b, X64Reg r);
+void x64_ret(X64Buf *b);
+/* rep stosb: zeroes rcx bytes at rdi (with al = 0) */
+void x64_rep_stosb(X64Buf *b);
+
+#endif
