@@ -1,13 +1,22 @@
 /* One baseline method (docs/baseline.md, "Code"): residual blocks [lo, hi)
- * to x86-64 in one pass. Every value the method defines has a home, an
- * 8-byte stack slot holding it as the evaluator's frame would (integers
- * zero-extended from their width); constants are immediates. Operations
- * load their operands into scratch registers, compute, and store the
- * result. The frame:
- *   rbp+8     return address
- *   rbp       saved rbp;  rbp-8 saved rbx (= BlFrame *);  rbp-16 saved r12 (= area)
- *   rbp-24-8s home of slot s
- *   rsp..     scratch: link arguments in flight, call argument arrays */
+ * to x86-64 in one pass after three quick analyses:
+ *   - parameter aliases: a parameter that receives the same value on every
+ *     link (the long chains of gotos partial evaluation leaves) is that
+ *     value, and costs no move;
+ *   - homes: every value the method defines has an 8-byte stack slot
+ *     holding it as the evaluator's frame would (integers zero-extended
+ *     from their width); the values used most, counting uses inside loops
+ *     more, live in a register for the whole method instead. Constants are
+ *     immediates;
+ *   - loops, approximated by block index: a link to an earlier block makes
+ *     the blocks between a loop.
+ * Operations load their operands into scratch registers (rax, rcx, rdx),
+ * compute, and write the result home. Around calls, the homes in
+ * caller-saved registers go to their slots and come back. The frame:
+ *   rbp+8       return address
+ *   rbp         saved rbp; below it rbx (= BlFrame *), r12 (= area), r13, r14, r15
+ *   rbp-48-8s   slot s
+ *   rsp..       call argument arrays */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,6 +26,15 @@
 
 #define FRAME X64_RBX /* BlFrame * */
 #define AREA X64_R12  /* this method's ALLOCA memory */
+#define SLOTS_AT (-48) /* rbp offset of slot 0 */
+#define NO_REG 0xff
+
+/* Registers that can be homes: callee-saved first (no saving around
+ * calls), then caller-saved. rax, rcx, rdx are the operations' scratch. */
+static const X64Reg home_regs[] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64_RDI,
+                                   X64_R8,  X64_R9,  X64_R10, X64_R11};
+#define NHOME_REGS (sizeof home_regs / sizeof home_regs[0])
+#define NCALLEE_SAVED 3
 
 typedef struct Codegen {
     BlGraph *bg;
@@ -24,6 +42,10 @@ typedef struct Codegen {
     uint32_t lo, hi, method;
     X64Buf buf;
     int32_t *home;       /* per value: rbp offset of its slot, 0: none */
+    uint8_t *reg;        /* per value: its register home, NO_REG: its slot */
+    JgVal *alias;        /* per value: the value it is (itself, for most) */
+    JgVal reg_value[NHOME_REGS]; /* per home register: its value, 0: unused */
+    bool in_call;        /* caller-saved homes are in their slots (a call is being set up) */
     uint32_t *alloca_at; /* per value (ALLOCA results): offset in the area */
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
@@ -73,16 +95,153 @@ static bool internal(const Codegen *c, uint32_t block)
     return block >= c->lo && block < c->hi;
 }
 
+/* Whether a terminator's links are control flow within the graph. */
+static bool flows(const JgTerm *t)
+{
+    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
+}
+
+static JgVal resolve(const Codegen *c, JgVal v)
+{
+    while (v && c->alias[v] != v)
+        v = c->alias[v];
+    return v;
+}
+
+/* Parameter aliases (see the top of the file): a parameter of a block no
+ * method entry starts at, whose every incoming link passes one value v (or
+ * the parameter itself), is v: v's definition dominates the block, so
+ * every path from it to a use of the parameter passes the block, and the
+ * home of v holds the same value there. Iterated until nothing changes. */
+static void find_aliases(Codegen *c)
+{
+    const JgGraph *g = c->g;
+    for (uint32_t v = 0; v < g->values.count; v++)
+        c->alias[v] = v;
+    bool changed = !getenv("BL_NOALIAS");
+    while (changed) {
+        changed = false;
+        for (uint32_t b = c->lo; b < c->hi; b++) {
+            const JgBlock *bk = &g->blocks.items[b];
+            if (c->bg->enterable[b])
+                continue;
+            for (uint32_t i = 0; i < bk->nparams; i++) {
+                JgVal p = bk->params[i], same = 0;
+                if (c->alias[p] != p)
+                    continue;
+                bool one = true, any = false;
+                for (uint32_t s = c->lo; s < c->hi && one; s++) {
+                    const JgTerm *t = &g->blocks.items[s].term;
+                    for (uint32_t k = 0; flows(t) && k < t->nlinks && one; k++) {
+                        const JgLink *l = &t->links[k];
+                        if (l->target != b || l->nargs != bk->nparams)
+                            continue;
+                        JgVal a = resolve(c, l->args[i]);
+                        if (a == p)
+                            continue;
+                        one = !any || a == same;
+                        same = a;
+                        any = true;
+                    }
+                }
+                if (one && any && jg_value_type(g, same) == jg_value_type(g, p)) {
+                    c->alias[p] = same;
+                    changed = true;
+                }
+            }
+        }
+    }
+}
+
+/* Marks (hot[b - lo]) the blocks between a link to an earlier block and
+ * that block: the loops, as partial evaluation lays blocks out. */
+static void find_loops(const Codegen *c, bool *hot)
+{
+    uint32_t n = c->hi - c->lo;
+    int32_t *delta = calloc(n + 1, sizeof *delta);
+    if (!delta)
+        return; /* no loops known: only the register choice is worse */
+    for (uint32_t s = c->lo; s < c->hi; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++) {
+            uint32_t target = t->links[k].target;
+            if (internal(c, target) && target <= s) {
+                delta[target - c->lo]++;
+                delta[s - c->lo + 1]--;
+            }
+        }
+    }
+    int32_t depth = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        depth += delta[i];
+        hot[i] = depth > 0;
+    }
+    free(delta);
+}
+
 static void define(Codegen *c, JgVal v)
 {
-    if (v && !c->home[v])
-        c->home[v] = -24 - 8 * (int32_t)c->nslots++;
+    if (v && c->alias[v] == v && !c->home[v])
+        c->home[v] = SLOTS_AT - 8 * (int32_t)c->nslots++;
+}
+
+static void count_use(const Codegen *c, uint64_t *weight, JgVal v, bool hot)
+{
+    v = resolve(c, v);
+    if (v && v < c->g->values.count && c->home[v])
+        weight[v] += hot ? 16 : 1;
+}
+
+/* The values used most get the home registers. */
+static bool assign_registers(Codegen *c)
+{
+    const JgGraph *g = c->g;
+    uint32_t n = c->hi - c->lo;
+    bool *hot = calloc(n, sizeof *hot);
+    uint64_t *weight = calloc(g->values.count, sizeof *weight);
+    if (!hot || !weight) {
+        free(hot);
+        free(weight);
+        return fail(c, "out of memory");
+    }
+    find_loops(c, hot);
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        bool h = hot[b - c->lo];
+        for (uint32_t i = 0; i < bk->nparams; i++)
+            count_use(c, weight, bk->params[i], h);
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            const JgOp *op = &bk->ops.items[i];
+            count_use(c, weight, op->result, h);
+            for (uint32_t k = 0; k < op->nargs; k++)
+                count_use(c, weight, op->args[k], h);
+        }
+        const JgTerm *t = &bk->term;
+        count_use(c, weight, t->value, h);
+        for (uint32_t k = 0; k < t->nlinks; k++)
+            for (uint32_t a = 0; a < t->links[k].nargs; a++)
+                count_use(c, weight, t->links[k].args[a], h);
+    }
+    for (uint32_t r = 0; r < (getenv("BL_NOREGS") ? 0 : NHOME_REGS); r++) {
+        JgVal best = 0;
+        for (JgVal v = 1; v < g->values.count; v++)
+            if (weight[v] > 2 && c->reg[v] == NO_REG && (!best || weight[v] > weight[best]))
+                best = v;
+        if (!best)
+            break;
+        c->reg[best] = (uint8_t)home_regs[r];
+        c->reg_value[r] = best;
+    }
+    free(hot);
+    free(weight);
+    return true;
 }
 
 /* Gives a home to every value the method defines. */
 static bool assign_homes(Codegen *c)
 {
     const JgGraph *g = c->g;
+    find_aliases(c);
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bl = &g->blocks.items[b];
         for (uint32_t i = 0; i < bl->nparams; i++)
@@ -102,9 +261,6 @@ static bool assign_homes(Codegen *c)
                 c->nscratch = op->nargs;
         }
         const JgTerm *t = &bl->term;
-        for (uint32_t i = 0; i < t->nlinks; i++)
-            if (t->links[i].nargs > c->nscratch)
-                c->nscratch = t->links[i].nargs;
         if (t->kind == JG_TERM_FLEXSWITCH && t->flex &&
             ((JgFlexswitch *)t->flex)->nlive > c->bg->capacity)
             c->bg->capacity = ((JgFlexswitch *)t->flex)->nlive;
@@ -116,12 +272,37 @@ static bool assign_homes(Codegen *c)
     }
     if (c->nslots > (1u << 24))
         return fail(c, "too many values for one method (%u)", c->nslots);
-    return true;
+    return assign_registers(c);
+}
+
+static bool is_caller_saved(X64Reg r)
+{
+    return r != X64_R13 && r != X64_R14 && r != X64_R15;
+}
+
+/* Before a call: the caller-saved homes go to their slots, and operands are
+ * read from there (argument registers are being overwritten). */
+static void call_begin(Codegen *c)
+{
+    for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
+        if (c->reg_value[r])
+            x64_store(&c->buf, 8, X64_RBP, c->home[c->reg_value[r]], home_regs[r]);
+    c->in_call = true;
+}
+
+/* After it: the caller-saved homes come back (rax, the result, is kept). */
+static void call_end(Codegen *c)
+{
+    for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
+        if (c->reg_value[r])
+            x64_load(&c->buf, 8, home_regs[r], X64_RBP, c->home[c->reg_value[r]]);
+    c->in_call = false;
 }
 
 /* reg = value v (normalized bits) */
 static void load_value(Codegen *c, X64Reg reg, JgVal v)
 {
+    v = resolve(c, v);
     const JgValueInfo *info = jg_value(c->g, v);
     if (!v) {
         x64_mov_ri(&c->buf, reg, 0);
@@ -135,13 +316,26 @@ static void load_value(Codegen *c, X64Reg reg, JgVal v)
         fail(c, "v%u is used in block %u but not defined in this method", v, info->block);
         return;
     }
+    X64Reg home = (X64Reg)c->reg[v];
+    if (c->reg[v] != NO_REG && !(c->in_call && is_caller_saved(home))) {
+        if (home != reg)
+            x64_mov_rr(&c->buf, reg, home);
+        return;
+    }
     x64_load(&c->buf, 8, reg, X64_RBP, c->home[v]);
 }
 
+/* v's home = reg (v defined by the method, not an alias) */
 static void store_result(Codegen *c, JgVal v, X64Reg reg)
 {
-    if (v)
-        x64_store(&c->buf, 8, X64_RBP, c->home[v], reg);
+    if (!v || c->alias[v] != v)
+        return;
+    if (c->reg[v] != NO_REG) {
+        if (c->reg[v] != reg)
+            x64_mov_rr(&c->buf, (X64Reg)c->reg[v], reg);
+        return;
+    }
+    x64_store(&c->buf, 8, X64_RBP, c->home[v], reg);
 }
 
 /* reg = its low bits of type t, zero-extended (the slot invariant) */
@@ -194,10 +388,12 @@ static void sign_extend(Codegen *c, X64Reg reg, JgType t)
 static void arith_call(Codegen *c, const JgOp *op)
 {
     static const X64Reg regs[3] = {X64_RSI, X64_RDX, X64_RCX};
+    call_begin(c);
     for (uint32_t i = 0; i < 3; i++)
         load_value(c, regs[i], i < op->nargs ? op->args[i] : 0);
     x64_mov_ri(&c->buf, X64_RDI, bl_arith_desc(op, jg_value_type(c->g, op->args[0])));
     x64_call_abs(&c->buf, (const void *)bl_arith);
+    call_end(c);
     store_result(c, op->result, X64_RAX);
 }
 
@@ -260,11 +456,14 @@ static void lower_alloca(Codegen *c, const JgOp *op)
     int32_t at = (int32_t)c->alloca_at[op->result];
     x64_lea(&c->buf, X64_RAX, AREA, at);
     store_result(c, op->result, X64_RAX);
-    if (size) { /* zeroed each time it runs, as the evaluator does */
+    if (size) { /* zeroed each time it runs, as the evaluator does; rep
+                   stosb takes rdi and rcx, saved as around a call */
+        call_begin(c);
         x64_lea(&c->buf, X64_RDI, AREA, at);
         x64_mov_ri(&c->buf, X64_RCX, size);
         x64_mov_ri(&c->buf, X64_RAX, 0);
         x64_rep_stosb(&c->buf);
+        call_end(c);
     }
 }
 
@@ -304,6 +503,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
     }
     const JgGraph *callee = op->callee;
     uint32_t n = op->nargs - 1;
+    call_begin(c);
     if (callee && (callee->flags & JG_FLAG_PORTAL)) {
         if (!bl->options.portal_call) {
             fail(c, "a portal call, but the options have no portal_call function");
@@ -373,9 +573,11 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
             x64_mov_ri(&c->buf, X64_RSI, block);
             x64_call_abs(&c->buf, (const void *)bl_noreturn_returned);
+            c->in_call = false;
             return;
         }
     }
+    call_end(c);
     if (op->result && op->type != JG_VOID) {
         normalize(c, X64_RAX, (JgType)op->type);
         store_result(c, op->result, X64_RAX);
@@ -436,11 +638,13 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         return;
     case JG_OP_MEMCPY:
     case JG_OP_MEMSET:
+        call_begin(c);
         load_value(c, X64_RDI, op->args[0]);
         load_value(c, X64_RSI, op->args[1]);
         load_value(c, X64_RDX, op->args[2]);
         x64_call_abs(&c->buf, op->opcode == JG_OP_MEMCPY ? (const void *)bl_memmove
                                                          : (const void *)bl_memset);
+        call_end(c);
         return;
     case JG_OP_CALL:
         lower_call(c, block, op);
@@ -473,11 +677,109 @@ static void leave_with(Codegen *c, uint32_t id)
     x64_jmp(&c->buf, c->epilogue);
 }
 
+/* Where a value is, for parallel moves. */
+typedef struct Loc {
+    enum { LOC_CONST, LOC_REG, LOC_SLOT } kind;
+    X64Reg reg;
+    int32_t disp;
+    JgVal v; /* LOC_CONST */
+} Loc;
+
+static Loc loc_of(const Codegen *c, JgVal v)
+{
+    if (!v || jg_is_const(c->g, v))
+        return (Loc){.kind = LOC_CONST, .v = v};
+    if (c->reg[v] != NO_REG)
+        return (Loc){.kind = LOC_REG, .reg = (X64Reg)c->reg[v]};
+    return (Loc){.kind = LOC_SLOT, .disp = c->home[v]};
+}
+
+static bool same_loc(Loc a, Loc b)
+{
+    return a.kind == b.kind && a.kind != LOC_CONST &&
+           (a.kind == LOC_REG ? a.reg == b.reg : a.disp == b.disp);
+}
+
+/* dst = src */
+static void transfer(Codegen *c, Loc dst, Loc src)
+{
+    X64Reg via = dst.kind == LOC_REG ? dst.reg : X64_RAX;
+    switch (src.kind) {
+    case LOC_CONST:
+        load_value(c, via, src.v);
+        break;
+    case LOC_REG:
+        if (dst.kind == LOC_SLOT) {
+            x64_store(&c->buf, 8, X64_RBP, dst.disp, src.reg);
+            return;
+        }
+        x64_mov_rr(&c->buf, via, src.reg);
+        break;
+    case LOC_SLOT:
+        x64_load(&c->buf, 8, via, X64_RBP, src.disp);
+        break;
+    }
+    if (dst.kind == LOC_SLOT)
+        x64_store(&c->buf, 8, X64_RBP, dst.disp, via);
+}
+
+/* The parameters of `t` receive the link's arguments, all read before any
+ * is written: moves whose destination nobody still reads go first; a
+ * cycle (a loop passing its values around) is broken through rdx. */
+static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
+{
+    uint32_t n = 0;
+    Loc *dst = malloc(sizeof *dst * (l->nargs ? l->nargs : 1));
+    Loc *src = malloc(sizeof *src * (l->nargs ? l->nargs : 1));
+    if (!dst || !src) {
+        free(dst);
+        free(src);
+        fail(c, "out of memory");
+        return;
+    }
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        JgVal p = t->params[i], a = resolve(c, l->args[i]);
+        if (c->alias[p] != p || a == p)
+            continue;
+        Loc d = loc_of(c, p), s = loc_of(c, a);
+        if (same_loc(d, s))
+            continue;
+        dst[n] = d;
+        src[n] = s;
+        n++;
+    }
+    while (n) {
+        bool progress = false;
+        for (uint32_t i = 0; i < n; i++) {
+            bool read = false;
+            for (uint32_t k = 0; k < n && !read; k++)
+                read = k != i && same_loc(src[k], dst[i]);
+            if (read)
+                continue;
+            transfer(c, dst[i], src[i]);
+            dst[i] = dst[n - 1];
+            src[i] = src[n - 1];
+            n--;
+            i--;
+            progress = true;
+        }
+        if (progress)
+            continue;
+        Loc temp = {.kind = LOC_REG, .reg = X64_RDX};
+        transfer(c, temp, dst[0]);
+        for (uint32_t k = 0; k < n; k++)
+            if (same_loc(src[k], dst[0]))
+                src[k] = temp;
+    }
+    free(dst);
+    free(src);
+}
+
 /* Follows link `l`: to a block of this method, parameters receive the
  * arguments (all read before any is written) and control jumps there; to
  * another method's block, the arguments go to the frame's slots and the
  * method returns that block's id. */
-static void emit_link(Codegen *c, const JgLink *l)
+static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
 {
     const JgGraph *g = c->g;
     if (l->target >= g->blocks.count) {
@@ -502,28 +804,19 @@ static void emit_link(Codegen *c, const JgLink *l)
         leave_with(c, c->bg->ids[l->target]);
         return;
     }
-    /* through the scratch area when a parameter of the target is also an
-     * argument (a loop passing its values around) */
-    bool overlap = false;
-    for (uint32_t i = 0; i < l->nargs && !overlap; i++)
-        for (uint32_t j = 0; j < t->nparams && !overlap; j++)
-            overlap = l->args[i] == t->params[j] && i != j;
-    for (uint32_t i = 0; i < l->nargs; i++) {
-        if (l->args[i] == t->params[i])
-            continue;
-        load_value(c, X64_RAX, l->args[i]);
-        if (overlap)
-            x64_store(&c->buf, 8, X64_RSP, 8 * (int32_t)i, X64_RAX);
-        else
-            store_result(c, t->params[i], X64_RAX);
-    }
-    for (uint32_t i = 0; overlap && i < l->nargs; i++) {
-        if (l->args[i] == t->params[i])
-            continue;
-        x64_load(&c->buf, 8, X64_RAX, X64_RSP, 8 * (int32_t)i);
-        store_result(c, t->params[i], X64_RAX);
+    parallel_move(c, l, t);
+    /* a block that only passes its parameters on: go straight on (a few
+     * steps, so that a cycle of such blocks still ends) */
+    if (t->ops.count == 0 && t->term.kind == JG_TERM_GOTO && depth < 8 && !getenv("BL_NOTHREAD")) {
+        emit_link_from(c, &t->term.links[0], depth + 1);
+        return;
     }
     x64_jmp(&c->buf, c->labels[l->target - c->lo]);
+}
+
+static void emit_link(Codegen *c, const JgLink *l)
+{
+    emit_link_from(c, l, 0);
 }
 
 static void lower_terminator(Codegen *c, uint32_t block)
@@ -581,9 +874,9 @@ static void lower_terminator(Codegen *c, uint32_t block)
             load_value(c, X64_RAX, fs->live[i]);
             x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, X64_RAX);
         }
+        load_value(c, X64_RDX, t->value); /* before rdi and rsi, which may be homes */
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
         x64_mov_ri(&c->buf, X64_RSI, (uint64_t)(uintptr_t)fs);
-        load_value(c, X64_RDX, t->value);
         x64_call_abs(&c->buf, (const void *)bl_flex_dispatch);
         x64_jmp(&c->buf, c->epilogue);
         return;
@@ -605,14 +898,17 @@ static void lower_terminator(Codegen *c, uint32_t block)
 static void emit_entry(Codegen *c)
 {
     X64Buf *b = &c->buf;
+    /* five pushes after rbp leave rsp 8 off 16-byte alignment */
     uint32_t frame = 8 * (c->nslots + c->nscratch);
-    frame = (frame + 15) & ~15u;
+    frame = ((frame + 15) & ~15u) + 8;
     x64_push(b, X64_RBP);
     x64_mov_rr(b, X64_RBP, X64_RSP);
     x64_push(b, X64_RBX);
     x64_push(b, X64_R12);
-    if (frame)
-        x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
+    x64_push(b, X64_R13);
+    x64_push(b, X64_R14);
+    x64_push(b, X64_R15);
+    x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
     x64_mov_rr(b, FRAME, X64_RSI);
     x64_mov_rr(b, AREA, X64_RDX);
     for (uint32_t blk = c->lo; blk < c->hi; blk++) {
@@ -639,7 +935,10 @@ static void emit_epilogue(Codegen *c)
 {
     X64Buf *b = &c->buf;
     x64_place(b, c->epilogue);
-    x64_lea(b, X64_RSP, X64_RBP, -16);
+    x64_lea(b, X64_RSP, X64_RBP, -40);
+    x64_pop(b, X64_R15);
+    x64_pop(b, X64_R14);
+    x64_pop(b, X64_R13);
     x64_pop(b, X64_R12);
     x64_pop(b, X64_RBX);
     x64_pop(b, X64_RBP);
@@ -656,7 +955,11 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.home = calloc(g->values.count, sizeof *c.home);
     c.alloca_at = calloc(g->values.count, sizeof *c.alloca_at);
     c.labels = malloc(sizeof *c.labels * (hi - lo));
-    bool ok = c.home && c.alloca_at && c.labels;
+    c.reg = malloc(g->values.count);
+    c.alias = malloc(sizeof *c.alias * g->values.count);
+    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias;
+    if (c.reg)
+        memset(c.reg, NO_REG, g->values.count);
     if (!ok)
         fail(&c, "out of memory");
     ok = ok && assign_homes(&c);
@@ -694,5 +997,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.home);
     free(c.alloca_at);
     free(c.labels);
+    free(c.reg);
+    free(c.alias);
     return ok;
 }
