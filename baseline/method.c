@@ -108,33 +108,156 @@ static JgVal resolve(const Codegen *c, JgVal v)
     return v;
 }
 
-/* Parameter aliases (see the top of the file): a parameter of a block no
- * method entry starts at, whose every incoming link passes one value v (or
- * the parameter itself), is v: v's definition dominates the block, so
- * every path from it to a use of the parameter passes the block, and the
- * home of v holds the same value there. Iterated until nothing changes. */
+/* Incoming control-flow links of the method's blocks: those of local
+ * block i are in[start[i] .. start[i + 1]). */
+typedef struct Preds {
+    uint32_t *start;
+    const JgLink **in;
+} Preds;
+
+static bool find_preds(const Codegen *c, Preds *p)
+{
+    uint32_t n = c->hi - c->lo, total = 0;
+    p->start = calloc(n + 1, sizeof *p->start);
+    for (uint32_t s = c->lo; s < c->hi && p->start; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++)
+            if (internal(c, t->links[k].target)) {
+                p->start[t->links[k].target - c->lo + 1]++;
+                total++;
+            }
+    }
+    p->in = malloc(sizeof *p->in * (total ? total : 1));
+    uint32_t *fill = malloc(sizeof *fill * (n ? n : 1));
+    if (!p->start || !p->in || !fill) {
+        free(p->start);
+        free(p->in);
+        free(fill);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        p->start[i + 1] += p->start[i];
+    memcpy(fill, p->start, sizeof *fill * n);
+    for (uint32_t s = c->lo; s < c->hi; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++)
+            if (internal(c, t->links[k].target))
+                p->in[fill[t->links[k].target - c->lo]++] = &t->links[k];
+    }
+    free(fill);
+    return true;
+}
+
+/* The block that defines v (NONE for constants). */
+static uint32_t def_block(const Codegen *c, JgVal v)
+{
+    const JgValueInfo *info = jg_value(c->g, v);
+    return info->kind == JG_VK_CONST ? UINT32_MAX : info->block;
+}
+
+/* Marks in reach[] (local indices) the blocks reachable from `from` by
+ * links of the method, `from` itself only if on a cycle. */
+static void reachable(const Codegen *c, uint32_t from, bool *reach, uint32_t *stack)
+{
+    uint32_t n = c->hi - c->lo, sp = 0;
+    memset(reach, 0, n);
+    stack[sp++] = from;
+    while (sp) {
+        const JgTerm *t = &c->g->blocks.items[stack[--sp]].term;
+        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++) {
+            uint32_t s = t->links[k].target;
+            if (internal(c, s) && !reach[s - c->lo]) {
+                reach[s - c->lo] = true;
+                stack[sp++] = s;
+            }
+        }
+    }
+}
+
+/* Whether control from block d (entered with its parameters set) reaches
+ * block e through blocks that only pass values on: no operation runs, so
+ * nothing reads a value on the way. */
+static bool forwards_to(const Codegen *c, uint32_t d, uint32_t e)
+{
+    uint32_t cur = d;
+    for (unsigned step = 0; step < 64; step++) {
+        const JgBlock *bk = &c->g->blocks.items[cur];
+        if (bk->ops.count || bk->term.kind != JG_TERM_GOTO || !internal(c, bk->term.links[0].target))
+            return false;
+        cur = bk->term.links[0].target;
+        if (cur == e)
+            return true;
+        if (cur == d)
+            return false;
+    }
+    return false;
+}
+
+/* Whether param i of enterable block b may be the value v: entering b from
+ * the dispatcher then writes v's home. Safe when v is no constant, no other
+ * parameter of b is (or already stands for) v, and nothing can overwrite
+ * the home while b's parameter may still be read: v's definition cannot
+ * run again after b, or v is a parameter of a block whose control goes
+ * straight on to b (a chain of merge points). */
+static bool entry_alias_ok(const Codegen *c, uint32_t b, uint32_t i, JgVal v, const bool *reach)
+{
+    const JgBlock *bk = &c->g->blocks.items[b];
+    const JgValueInfo *info = jg_value(c->g, v);
+    uint32_t d = def_block(c, v);
+    if (d == UINT32_MAX)
+        return false;
+    bool redefined = internal(c, d) && reach[d - c->lo];
+    if (redefined && !(info->kind == JG_VK_PARAM && d != b && forwards_to(c, d, b)))
+        return false;
+    for (uint32_t k = 0; k < bk->nparams; k++)
+        if (k != i && (bk->params[k] == v || resolve(c, bk->params[k]) == v))
+            return false;
+    return true;
+}
+
+/* Parameter aliases (see the top of the file): a parameter whose every
+ * incoming link passes one value v (or the parameter itself) is v. v's
+ * definition dominates the block, so every path from it to a use of the
+ * parameter passes the block, and the home of v holds the same value
+ * there. For a block a method entry can start at, see entry_alias_ok.
+ * Iterated until nothing changes; an entry alias that a later alias made
+ * unsafe is pinned (never aliased) and the search starts again. */
 static void find_aliases(Codegen *c)
 {
     const JgGraph *g = c->g;
+    uint32_t n = c->hi - c->lo;
+    Preds preds;
+    bool *pinned = calloc(g->values.count, sizeof *pinned);
+    bool *reach = malloc(n);
+    uint32_t *stack = malloc(sizeof *stack * n);
     for (uint32_t v = 0; v < g->values.count; v++)
         c->alias[v] = v;
-    bool changed = !getenv("BL_NOALIAS");
-    while (changed) {
-        changed = false;
-        for (uint32_t b = c->lo; b < c->hi; b++) {
-            const JgBlock *bk = &g->blocks.items[b];
-            if (c->bg->enterable[b])
-                continue;
-            for (uint32_t i = 0; i < bk->nparams; i++) {
-                JgVal p = bk->params[i], same = 0;
-                if (c->alias[p] != p)
-                    continue;
-                bool one = true, any = false;
-                for (uint32_t s = c->lo; s < c->hi && one; s++) {
-                    const JgTerm *t = &g->blocks.items[s].term;
-                    for (uint32_t k = 0; flows(t) && k < t->nlinks && one; k++) {
-                        const JgLink *l = &t->links[k];
-                        if (l->target != b || l->nargs != bk->nparams)
+    if (!pinned || !reach || !stack || getenv("BL_NOALIAS") || !find_preds(c, &preds)) {
+        free(pinned);
+        free(reach);
+        free(stack);
+        return; /* no aliases: every parameter gets its moves */
+    }
+    for (bool again = true; again;) {
+        again = false;
+        for (uint32_t v = 0; v < g->values.count; v++)
+            c->alias[v] = v;
+        for (bool changed = true; changed;) {
+            changed = false;
+            for (uint32_t b = c->lo; b < c->hi; b++) {
+                const JgBlock *bk = &g->blocks.items[b];
+                bool entry = c->bg->enterable[b];
+                if (entry)
+                    reachable(c, b, reach, stack);
+                for (uint32_t i = 0; i < bk->nparams; i++) {
+                    JgVal p = bk->params[i], same = 0;
+                    if (c->alias[p] != p || pinned[p])
+                        continue;
+                    bool one = true, any = false;
+                    for (uint32_t k = preds.start[b - c->lo]; k < preds.start[b - c->lo + 1] && one;
+                         k++) {
+                        const JgLink *l = preds.in[k];
+                        if (l->nargs != bk->nparams)
                             continue;
                         JgVal a = resolve(c, l->args[i]);
                         if (a == p)
@@ -143,14 +266,38 @@ static void find_aliases(Codegen *c)
                         same = a;
                         any = true;
                     }
-                }
-                if (one && any && jg_value_type(g, same) == jg_value_type(g, p)) {
+                    if (!one || !any || jg_value_type(g, same) != jg_value_type(g, p))
+                        continue;
+                    if (entry && !entry_alias_ok(c, b, i, same, reach))
+                        continue;
                     c->alias[p] = same;
                     changed = true;
                 }
             }
         }
+        /* entry aliases, checked again on their final values */
+        for (uint32_t b = c->lo; b < c->hi && !again; b++) {
+            if (!c->bg->enterable[b])
+                continue;
+            const JgBlock *bk = &g->blocks.items[b];
+            reachable(c, b, reach, stack);
+            for (uint32_t i = 0; i < bk->nparams && !again; i++) {
+                JgVal p = bk->params[i];
+                if (c->alias[p] == p)
+                    continue;
+                bool ok = entry_alias_ok(c, b, i, resolve(c, p), reach);
+                if (!ok) {
+                    pinned[p] = true;
+                    again = true;
+                }
+            }
+        }
     }
+    free(preds.start);
+    free(preds.in);
+    free(pinned);
+    free(reach);
+    free(stack);
 }
 
 /* Marks (hot[b - lo]) the blocks between a link to an earlier block and
@@ -920,7 +1067,7 @@ static void emit_entry(Codegen *c)
         const JgBlock *bk = &c->g->blocks.items[blk];
         for (uint32_t i = 0; i < bk->nparams; i++) {
             x64_load(b, 8, X64_RAX, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i);
-            store_result(c, bk->params[i], X64_RAX);
+            store_result(c, resolve(c, bk->params[i]), X64_RAX); /* an alias: its value's home */
         }
         x64_jmp(b, c->labels[blk - c->lo]);
         x64_place(b, next);

@@ -61,6 +61,13 @@ void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
         return NULL;
     }
     memcpy(mem, code, len);
+    if (getenv("BL_DUMPCODE")) {
+        static int k;
+        char name[64];
+        snprintf(name, sizeof name, "/tmp/bl_code_%d_%p.bin", k++, mem);
+        FILE *fp = fopen(name, "wb");
+        if (fp) { fwrite(code, 1, len, fp); fclose(fp); }
+    }
     /* W^X: writable while filled, then executable only */
     if (mprotect(mem, size, PROT_READ | PROT_EXEC) != 0) {
         munmap(mem, size);
