@@ -1,18 +1,9 @@
 /* One baseline method (docs/baseline.md, "Code"): residual blocks [lo, hi)
- * to x86-64 in one pass after three quick analyses:
- *   - parameter aliases: a parameter that receives the same value on every
- *     link (the long chains of gotos partial evaluation leaves) is that
- *     value, and costs no move;
- *   - homes: every value the method defines has an 8-byte stack slot
- *     holding it as the evaluator's frame would (integers zero-extended
- *     from their width); the values used most, counting uses inside loops
- *     more, live in a register for the whole method instead. Constants are
- *     immediates;
- *   - loops, approximated by block index: a link to an earlier block makes
- *     the blocks between a loop.
- * Operations load their operands into scratch registers (rax, rcx, rdx),
- * compute, and write the result home. Around calls, the homes in
- * caller-saved registers go to their slots and come back. The frame:
+ * to x86-64 in one pass, once homes.c has decided where every value lives
+ * (a register or a stack slot; constants are immediates). Operations load
+ * their operands into scratch registers (rax, rcx, rdx), compute, and write
+ * the result home. Around calls, the homes in caller-saved registers go to
+ * their slots and come back. The frame:
  *   rbp+8       return address
  *   rbp         saved rbp; below it rbx (= BlFrame *), r12 (= area), r13, r14, r15
  *   rbp-48-8s   slot s
@@ -22,41 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "internal.h"
+#include "codegen.h"
 
-#define FRAME X64_RBX /* BlFrame * */
-#define AREA X64_R12  /* this method's ALLOCA memory */
-#define SLOTS_AT (-48) /* rbp offset of slot 0 */
-#define NO_REG 0xff
-
-/* Registers that can be homes: callee-saved first (no saving around
- * calls), then caller-saved. rax, rcx, rdx are the operations' scratch. */
-static const X64Reg home_regs[] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64_RDI,
-                                   X64_R8,  X64_R9,  X64_R10, X64_R11};
-#define NHOME_REGS (sizeof home_regs / sizeof home_regs[0])
-#define NCALLEE_SAVED 3
-
-typedef struct Codegen {
-    BlGraph *bg;
-    const JgGraph *g;
-    uint32_t lo, hi, method;
-    X64Buf buf;
-    int32_t *home;       /* per value: rbp offset of its slot, 0: none */
-    uint8_t *reg;        /* per value: its register home, NO_REG: its slot */
-    JgVal *alias;        /* per value: the value it is (itself, for most) */
-    JgVal reg_value[NHOME_REGS]; /* per home register: its value, 0: unused */
-    bool in_call;        /* caller-saved homes are in their slots (a call is being set up) */
-    uint32_t *alloca_at; /* per value (ALLOCA results): offset in the area */
-    uint32_t *labels;    /* per local block */
-    uint32_t epilogue;
-    uint32_t nslots, nscratch, area_bytes;
-    char *err;
-    size_t errsize;
-    bool failed;
-} Codegen;
-
-static bool fail(Codegen *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static bool fail(Codegen *c, const char *fmt, ...)
+bool bl_cg_fail(Codegen *c, const char *fmt, ...)
 {
     if (c->failed)
         return false;
@@ -90,338 +49,6 @@ static unsigned type_size(JgType t)
 
 /* ---- values ---- */
 
-static bool internal(const Codegen *c, uint32_t block)
-{
-    return block >= c->lo && block < c->hi;
-}
-
-/* Whether a terminator's links are control flow within the graph. */
-static bool flows(const JgTerm *t)
-{
-    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
-}
-
-static JgVal resolve(const Codegen *c, JgVal v)
-{
-    while (v && c->alias[v] != v)
-        v = c->alias[v];
-    return v;
-}
-
-/* Incoming control-flow links of the method's blocks: those of local
- * block i are in[start[i] .. start[i + 1]). */
-typedef struct Preds {
-    uint32_t *start;
-    const JgLink **in;
-} Preds;
-
-static bool find_preds(const Codegen *c, Preds *p)
-{
-    uint32_t n = c->hi - c->lo, total = 0;
-    p->start = calloc(n + 1, sizeof *p->start);
-    for (uint32_t s = c->lo; s < c->hi && p->start; s++) {
-        const JgTerm *t = &c->g->blocks.items[s].term;
-        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++)
-            if (internal(c, t->links[k].target)) {
-                p->start[t->links[k].target - c->lo + 1]++;
-                total++;
-            }
-    }
-    p->in = malloc(sizeof *p->in * (total ? total : 1));
-    uint32_t *fill = malloc(sizeof *fill * (n ? n : 1));
-    if (!p->start || !p->in || !fill) {
-        free(p->start);
-        free(p->in);
-        free(fill);
-        return false;
-    }
-    for (uint32_t i = 0; i < n; i++)
-        p->start[i + 1] += p->start[i];
-    memcpy(fill, p->start, sizeof *fill * n);
-    for (uint32_t s = c->lo; s < c->hi; s++) {
-        const JgTerm *t = &c->g->blocks.items[s].term;
-        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++)
-            if (internal(c, t->links[k].target))
-                p->in[fill[t->links[k].target - c->lo]++] = &t->links[k];
-    }
-    free(fill);
-    return true;
-}
-
-/* The block that defines v (NONE for constants). */
-static uint32_t def_block(const Codegen *c, JgVal v)
-{
-    const JgValueInfo *info = jg_value(c->g, v);
-    return info->kind == JG_VK_CONST ? UINT32_MAX : info->block;
-}
-
-/* Marks in reach[] (local indices) the blocks reachable from `from` by
- * links of the method, `from` itself only if on a cycle. */
-static void reachable(const Codegen *c, uint32_t from, bool *reach, uint32_t *stack)
-{
-    uint32_t n = c->hi - c->lo, sp = 0;
-    memset(reach, 0, n);
-    stack[sp++] = from;
-    while (sp) {
-        const JgTerm *t = &c->g->blocks.items[stack[--sp]].term;
-        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++) {
-            uint32_t s = t->links[k].target;
-            if (internal(c, s) && !reach[s - c->lo]) {
-                reach[s - c->lo] = true;
-                stack[sp++] = s;
-            }
-        }
-    }
-}
-
-/* Whether control from block d (entered with its parameters set) reaches
- * block e through blocks that only pass values on: no operation runs, so
- * nothing reads a value on the way. */
-static bool forwards_to(const Codegen *c, uint32_t d, uint32_t e)
-{
-    uint32_t cur = d;
-    for (unsigned step = 0; step < 64; step++) {
-        const JgBlock *bk = &c->g->blocks.items[cur];
-        if (bk->ops.count || bk->term.kind != JG_TERM_GOTO || !internal(c, bk->term.links[0].target))
-            return false;
-        cur = bk->term.links[0].target;
-        if (cur == e)
-            return true;
-        if (cur == d)
-            return false;
-    }
-    return false;
-}
-
-/* Whether param i of enterable block b may be the value v: entering b from
- * the dispatcher then writes v's home. Safe when v is no constant, no other
- * parameter of b is (or already stands for) v, and nothing can overwrite
- * the home while b's parameter may still be read: v's definition cannot
- * run again after b, or v is a parameter of a block whose control goes
- * straight on to b (a chain of merge points). */
-static bool entry_alias_ok(const Codegen *c, uint32_t b, uint32_t i, JgVal v, const bool *reach)
-{
-    const JgBlock *bk = &c->g->blocks.items[b];
-    const JgValueInfo *info = jg_value(c->g, v);
-    uint32_t d = def_block(c, v);
-    if (d == UINT32_MAX)
-        return false;
-    bool redefined = internal(c, d) && reach[d - c->lo];
-    if (redefined && !(info->kind == JG_VK_PARAM && d != b && forwards_to(c, d, b)))
-        return false;
-    for (uint32_t k = 0; k < bk->nparams; k++)
-        if (k != i && (bk->params[k] == v || resolve(c, bk->params[k]) == v))
-            return false;
-    return true;
-}
-
-/* Parameter aliases (see the top of the file): a parameter whose every
- * incoming link passes one value v (or the parameter itself) is v. v's
- * definition dominates the block, so every path from it to a use of the
- * parameter passes the block, and the home of v holds the same value
- * there. For a block a method entry can start at, see entry_alias_ok.
- * Iterated until nothing changes; an entry alias that a later alias made
- * unsafe is pinned (never aliased) and the search starts again. */
-static void find_aliases(Codegen *c)
-{
-    const JgGraph *g = c->g;
-    uint32_t n = c->hi - c->lo;
-    Preds preds;
-    bool *pinned = calloc(g->values.count, sizeof *pinned);
-    bool *reach = malloc(n);
-    uint32_t *stack = malloc(sizeof *stack * n);
-    for (uint32_t v = 0; v < g->values.count; v++)
-        c->alias[v] = v;
-    if (!pinned || !reach || !stack || getenv("BL_NOALIAS") || !find_preds(c, &preds)) {
-        free(pinned);
-        free(reach);
-        free(stack);
-        return; /* no aliases: every parameter gets its moves */
-    }
-    for (bool again = true; again;) {
-        again = false;
-        for (uint32_t v = 0; v < g->values.count; v++)
-            c->alias[v] = v;
-        for (bool changed = true; changed;) {
-            changed = false;
-            for (uint32_t b = c->lo; b < c->hi; b++) {
-                const JgBlock *bk = &g->blocks.items[b];
-                bool entry = c->bg->enterable[b];
-                if (entry)
-                    reachable(c, b, reach, stack);
-                for (uint32_t i = 0; i < bk->nparams; i++) {
-                    JgVal p = bk->params[i], same = 0;
-                    if (c->alias[p] != p || pinned[p])
-                        continue;
-                    bool one = true, any = false;
-                    for (uint32_t k = preds.start[b - c->lo]; k < preds.start[b - c->lo + 1] && one;
-                         k++) {
-                        const JgLink *l = preds.in[k];
-                        if (l->nargs != bk->nparams)
-                            continue;
-                        JgVal a = resolve(c, l->args[i]);
-                        if (a == p)
-                            continue;
-                        one = !any || a == same;
-                        same = a;
-                        any = true;
-                    }
-                    if (!one || !any || jg_value_type(g, same) != jg_value_type(g, p))
-                        continue;
-                    if (entry && !entry_alias_ok(c, b, i, same, reach))
-                        continue;
-                    c->alias[p] = same;
-                    changed = true;
-                }
-            }
-        }
-        /* entry aliases, checked again on their final values */
-        for (uint32_t b = c->lo; b < c->hi && !again; b++) {
-            if (!c->bg->enterable[b])
-                continue;
-            const JgBlock *bk = &g->blocks.items[b];
-            reachable(c, b, reach, stack);
-            for (uint32_t i = 0; i < bk->nparams && !again; i++) {
-                JgVal p = bk->params[i];
-                if (c->alias[p] == p)
-                    continue;
-                bool ok = entry_alias_ok(c, b, i, resolve(c, p), reach);
-                if (!ok) {
-                    pinned[p] = true;
-                    again = true;
-                }
-            }
-        }
-    }
-    free(preds.start);
-    free(preds.in);
-    free(pinned);
-    free(reach);
-    free(stack);
-}
-
-/* Marks (hot[b - lo]) the blocks between a link to an earlier block and
- * that block: the loops, as partial evaluation lays blocks out. */
-static void find_loops(const Codegen *c, bool *hot)
-{
-    uint32_t n = c->hi - c->lo;
-    int32_t *delta = calloc(n + 1, sizeof *delta);
-    if (!delta)
-        return; /* no loops known: only the register choice is worse */
-    for (uint32_t s = c->lo; s < c->hi; s++) {
-        const JgTerm *t = &c->g->blocks.items[s].term;
-        for (uint32_t k = 0; flows(t) && k < t->nlinks; k++) {
-            uint32_t target = t->links[k].target;
-            if (internal(c, target) && target <= s) {
-                delta[target - c->lo]++;
-                delta[s - c->lo + 1]--;
-            }
-        }
-    }
-    int32_t depth = 0;
-    for (uint32_t i = 0; i < n; i++) {
-        depth += delta[i];
-        hot[i] = depth > 0;
-    }
-    free(delta);
-}
-
-static void define(Codegen *c, JgVal v)
-{
-    if (v && c->alias[v] == v && !c->home[v])
-        c->home[v] = SLOTS_AT - 8 * (int32_t)c->nslots++;
-}
-
-static void count_use(const Codegen *c, uint64_t *weight, JgVal v, bool hot)
-{
-    v = resolve(c, v);
-    if (v && v < c->g->values.count && c->home[v])
-        weight[v] += hot ? 16 : 1;
-}
-
-/* The values used most get the home registers. */
-static bool assign_registers(Codegen *c)
-{
-    const JgGraph *g = c->g;
-    uint32_t n = c->hi - c->lo;
-    bool *hot = calloc(n, sizeof *hot);
-    uint64_t *weight = calloc(g->values.count, sizeof *weight);
-    if (!hot || !weight) {
-        free(hot);
-        free(weight);
-        return fail(c, "out of memory");
-    }
-    find_loops(c, hot);
-    for (uint32_t b = c->lo; b < c->hi; b++) {
-        const JgBlock *bk = &g->blocks.items[b];
-        bool h = hot[b - c->lo];
-        for (uint32_t i = 0; i < bk->nparams; i++)
-            count_use(c, weight, bk->params[i], h);
-        for (uint32_t i = 0; i < bk->ops.count; i++) {
-            const JgOp *op = &bk->ops.items[i];
-            count_use(c, weight, op->result, h);
-            for (uint32_t k = 0; k < op->nargs; k++)
-                count_use(c, weight, op->args[k], h);
-        }
-        const JgTerm *t = &bk->term;
-        count_use(c, weight, t->value, h);
-        for (uint32_t k = 0; k < t->nlinks; k++)
-            for (uint32_t a = 0; a < t->links[k].nargs; a++)
-                count_use(c, weight, t->links[k].args[a], h);
-    }
-    for (uint32_t r = 0; r < (getenv("BL_NOREGS") ? 0 : NHOME_REGS); r++) {
-        JgVal best = 0;
-        for (JgVal v = 1; v < g->values.count; v++)
-            if (weight[v] > 2 && c->reg[v] == NO_REG && (!best || weight[v] > weight[best]))
-                best = v;
-        if (!best)
-            break;
-        c->reg[best] = (uint8_t)home_regs[r];
-        c->reg_value[r] = best;
-    }
-    free(hot);
-    free(weight);
-    return true;
-}
-
-/* Gives a home to every value the method defines. */
-static bool assign_homes(Codegen *c)
-{
-    const JgGraph *g = c->g;
-    find_aliases(c);
-    for (uint32_t b = c->lo; b < c->hi; b++) {
-        const JgBlock *bl = &g->blocks.items[b];
-        for (uint32_t i = 0; i < bl->nparams; i++)
-            define(c, bl->params[i]);
-        for (uint32_t i = 0; i < bl->ops.count; i++) {
-            const JgOp *op = &bl->ops.items[i];
-            define(c, op->result);
-            if (op->opcode == JG_OP_ALLOCA && op->result) {
-                uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
-                c->alloca_at[op->result] = c->area_bytes;
-                uint64_t next = c->area_bytes + ((size + 16) & ~(uint64_t)15);
-                if (next > UINT32_MAX / 2)
-                    return fail(c, "ALLOCAs of block %u take too much memory", b);
-                c->area_bytes = (uint32_t)next;
-            }
-            if (op->opcode == JG_OP_CALL && op->nargs > c->nscratch)
-                c->nscratch = op->nargs;
-        }
-        const JgTerm *t = &bl->term;
-        if (t->kind == JG_TERM_FLEXSWITCH && t->flex &&
-            ((JgFlexswitch *)t->flex)->nlive > c->bg->capacity)
-            c->bg->capacity = ((JgFlexswitch *)t->flex)->nlive;
-        for (uint32_t i = 0; i < t->nlinks; i++)
-            if (t->links[i].nargs > c->bg->capacity)
-                c->bg->capacity = t->links[i].nargs;
-        if (bl->nparams > c->bg->capacity)
-            c->bg->capacity = bl->nparams;
-    }
-    if (c->nslots > (1u << 24))
-        return fail(c, "too many values for one method (%u)", c->nslots);
-    return assign_registers(c);
-}
-
 static bool is_caller_saved(X64Reg r)
 {
     return r != X64_R13 && r != X64_R14 && r != X64_R15;
@@ -433,7 +60,7 @@ static void call_begin(Codegen *c)
 {
     for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
         if (c->reg_value[r])
-            x64_store(&c->buf, 8, X64_RBP, c->home[c->reg_value[r]], home_regs[r]);
+            x64_store(&c->buf, 8, X64_RBP, c->home[c->reg_value[r]], bl_home_regs[r]);
     c->in_call = true;
 }
 
@@ -442,14 +69,14 @@ static void call_end(Codegen *c)
 {
     for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
         if (c->reg_value[r])
-            x64_load(&c->buf, 8, home_regs[r], X64_RBP, c->home[c->reg_value[r]]);
+            x64_load(&c->buf, 8, bl_home_regs[r], X64_RBP, c->home[c->reg_value[r]]);
     c->in_call = false;
 }
 
 /* reg = value v (normalized bits) */
 static void load_value(Codegen *c, X64Reg reg, JgVal v)
 {
-    v = resolve(c, v);
+    v = bl_resolve(c, v);
     const JgValueInfo *info = jg_value(c->g, v);
     if (!v) {
         x64_mov_ri(&c->buf, reg, 0);
@@ -460,7 +87,7 @@ static void load_value(Codegen *c, X64Reg reg, JgVal v)
         return;
     }
     if (!c->home[v]) {
-        fail(c, "v%u is used in block %u but not defined in this method", v, info->block);
+        bl_cg_fail(c, "v%u is used in block %u but not defined in this method", v, info->block);
         return;
     }
     X64Reg home = (X64Reg)c->reg[v];
@@ -645,7 +272,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 {
     JgBaseline *bl = c->bg->bl;
     if (op->nargs == 0) {
-        fail(c, "call without a callee operand in block %u", block);
+        bl_cg_fail(c, "call without a callee operand in block %u", block);
         return;
     }
     const JgGraph *callee = op->callee;
@@ -653,7 +280,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
     call_begin(c);
     if (callee && (callee->flags & JG_FLAG_PORTAL)) {
         if (!bl->options.portal_call) {
-            fail(c, "a portal call, but the options have no portal_call function");
+            bl_cg_fail(c, "a portal call, but the options have no portal_call function");
             return;
         }
         spill_args(c, op);
@@ -672,12 +299,12 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             if (!addr && callee && callee->native)
                 addr = (uint64_t)(uintptr_t)callee->native;
             if (!addr) {
-                fail(c, "call of a null function%s%s", callee ? " for " : "",
+                bl_cg_fail(c, "call of a null function%s%s", callee ? " for " : "",
                      callee && callee->name ? callee->name : "");
                 return;
             }
         } else if (info->type != JG_PTR) {
-            fail(c, "call through a %s", jg_type_name((JgType)info->type));
+            bl_cg_fail(c, "call through a %s", jg_type_name((JgType)info->type));
             return;
         }
         if (simple_call(c, op)) {
@@ -696,7 +323,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
         } else {
             BlCallDesc *d = calloc(1, sizeof *d + sizeof(JgType) * (n ? n : 1));
             if (!d) {
-                fail(c, "out of memory");
+                bl_cg_fail(c, "out of memory");
                 return;
             }
             d->fn = constant ? (void *)(uintptr_t)addr : NULL;
@@ -811,7 +438,7 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
             arith_call(c, op); /* the remaining pure operations */
             return;
         }
-        fail(c, "block %u: unknown opcode %u", block, op->opcode);
+        bl_cg_fail(c, "block %u: unknown opcode %u", block, op->opcode);
     }
 }
 
@@ -881,11 +508,11 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
     if (!dst || !src) {
         free(dst);
         free(src);
-        fail(c, "out of memory");
+        bl_cg_fail(c, "out of memory");
         return;
     }
     for (uint32_t i = 0; i < l->nargs; i++) {
-        JgVal p = t->params[i], a = resolve(c, l->args[i]);
+        JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
         if (c->alias[p] != p || a == p)
             continue;
         Loc d = loc_of(c, p), s = loc_of(c, a);
@@ -930,18 +557,18 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
 {
     const JgGraph *g = c->g;
     if (l->target >= g->blocks.count) {
-        fail(c, "a link to block %u, which does not exist", l->target);
+        bl_cg_fail(c, "a link to block %u, which does not exist", l->target);
         return;
     }
     const JgBlock *t = &g->blocks.items[l->target];
     if (l->nargs != t->nparams) {
-        fail(c, "a link passes %u values to block %u, which has %u parameters", l->nargs,
+        bl_cg_fail(c, "a link passes %u values to block %u, which has %u parameters", l->nargs,
              l->target, t->nparams);
         return;
     }
-    if (!internal(c, l->target)) {
+    if (!bl_internal(c, l->target)) {
         if (l->target >= c->bg->ncompiled || !c->bg->enterable[l->target]) {
-            fail(c, "a link to block %u, which no method can be entered at", l->target);
+            bl_cg_fail(c, "a link to block %u, which no method can be entered at", l->target);
             return;
         }
         for (uint32_t i = 0; i < l->nargs; i++) {
@@ -988,7 +615,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
         uint32_t n = t->nlinks - 1;
         uint32_t *cases = malloc(sizeof *cases * (n ? n : 1));
         if (!cases) {
-            fail(c, "out of memory");
+            bl_cg_fail(c, "out of memory");
             return;
         }
         load_value(c, X64_RAX, t->value);
@@ -1014,7 +641,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
     case JG_TERM_FLEXSWITCH: {
         JgFlexswitch *fs = t->flex;
         if (!fs) {
-            fail(c, "block %u: a flexswitch without its object", block);
+            bl_cg_fail(c, "block %u: a flexswitch without its object", block);
             return;
         }
         for (uint32_t i = 0; i < fs->nlive; i++) {
@@ -1034,7 +661,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
         x64_call_abs(&c->buf, (const void *)bl_unreachable);
         return;
     default:
-        fail(c, "block %u has no terminator", block);
+        bl_cg_fail(c, "block %u has no terminator", block);
     }
 }
 
@@ -1067,7 +694,7 @@ static void emit_entry(Codegen *c)
         const JgBlock *bk = &c->g->blocks.items[blk];
         for (uint32_t i = 0; i < bk->nparams; i++) {
             x64_load(b, 8, X64_RAX, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i);
-            store_result(c, resolve(c, bk->params[i]), X64_RAX); /* an alias: its value's home */
+            store_result(c, bl_resolve(c, bk->params[i]), X64_RAX); /* an alias: its value's home */
         }
         x64_jmp(b, c->labels[blk - c->lo]);
         x64_place(b, next);
@@ -1108,8 +735,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
-        fail(&c, "out of memory");
-    ok = ok && assign_homes(&c);
+        bl_cg_fail(&c, "out of memory");
+    ok = ok && bl_assign_homes(&c);
     if (ok) {
         for (uint32_t i = 0; i < hi - lo; i++)
             c.labels[i] = x64_label(&c.buf);
@@ -1125,12 +752,12 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         emit_epilogue(&c);
         ok = !c.failed;
         if (ok && !x64_resolve(&c.buf))
-            ok = fail(&c, c.buf.oom ? "out of memory" : "a jump to an unplaced label");
+            ok = bl_cg_fail(&c, c.buf.oom ? "out of memory" : "a jump to an unplaced label");
     }
     if (ok) {
         void *code = bl_install(bg->bl, c.buf.code, c.buf.len);
         if (!code) {
-            ok = fail(&c, "cannot map executable memory");
+            ok = bl_cg_fail(&c, "cannot map executable memory");
         } else {
             BlMethod *m = &bg->methods[method];
             *(void **)&m->fn = code;

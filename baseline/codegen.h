@@ -1,0 +1,63 @@
+/* The state of one baseline method being compiled, shared by method.c
+ * (lowering) and homes.c (where values live). */
+#ifndef JITGEN_BASELINE_CODEGEN_H
+#define JITGEN_BASELINE_CODEGEN_H
+
+#include "internal.h"
+
+#define FRAME X64_RBX  /* BlFrame * */
+#define AREA X64_R12   /* this method's ALLOCA memory */
+#define SLOTS_AT (-48) /* rbp offset of slot 0 */
+#define NO_REG 0xff
+
+/* Registers that can be homes: callee-saved first (no saving around
+ * calls), then caller-saved. rax, rcx, rdx are the operations' scratch. */
+#define NHOME_REGS 9
+#define NCALLEE_SAVED 3
+extern const X64Reg bl_home_regs[NHOME_REGS];
+
+typedef struct Codegen {
+    BlGraph *bg;
+    const JgGraph *g;
+    uint32_t lo, hi, method;
+    X64Buf buf;
+    int32_t *home;               /* per value: rbp offset of its slot, 0: none */
+    uint8_t *reg;                /* per value: its register home, NO_REG: its slot */
+    JgVal *alias;                /* per value: the value it is (itself, for most) */
+    JgVal reg_value[NHOME_REGS]; /* per home register: a value living there, 0: unused */
+    bool in_call;        /* caller-saved homes are in their slots (a call is being set up) */
+    uint32_t *alloca_at; /* per value (ALLOCA results): offset in the area */
+    uint32_t *labels;    /* per local block */
+    uint32_t epilogue;
+    uint32_t nslots, nscratch, area_bytes;
+    char *err;
+    size_t errsize;
+    bool failed;
+} Codegen;
+
+bool bl_cg_fail(Codegen *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static inline bool bl_internal(const Codegen *c, uint32_t block)
+{
+    return block >= c->lo && block < c->hi;
+}
+
+/* Whether a terminator's links are control flow within the graph. */
+static inline bool bl_flows(const JgTerm *t)
+{
+    return t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH || t->kind == JG_TERM_SWITCH;
+}
+
+/* The value v stands for (parameter aliases, homes.c). */
+static inline JgVal bl_resolve(const Codegen *c, JgVal v)
+{
+    while (v && c->alias[v] != v)
+        v = c->alias[v];
+    return v;
+}
+
+/* Aliases, homes and registers of every value the method defines, the
+ * ALLOCA area, the scratch space of calls and the frame capacity. */
+bool bl_assign_homes(Codegen *c);
+
+#endif

@@ -1,0 +1,479 @@
+/* Where the values of a baseline method live (docs/baseline.md, "Homes").
+ * Four quick analyses over the method's blocks:
+ *   - parameter aliases: a parameter of a block that only the method's own
+ *     links enter, receiving the same value on every link (the long goto
+ *     chains partial evaluation leaves), is that value and costs no move;
+ *   - liveness (bit sets per block) and interference: values live at the
+ *     same time, where one is defined;
+ *   - coalescing: a parameter and a value passed to it that do not
+ *     interfere share one home, so that the link moves nothing (links
+ *     inside loops first);
+ *   - registers: the classes of values used most, counting uses inside
+ *     loops (approximated by block index) more, live in a register for the
+ *     whole method; the others in an 8-byte stack slot each. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen.h"
+
+const X64Reg bl_home_regs[NHOME_REGS] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64_RDI,
+                                         X64_R8,  X64_R9,  X64_R10, X64_R11};
+
+/* Methods with more values are not coalesced (the interference matrix
+ * grows with the square). */
+#define MAX_COALESCED 4096u
+#define NONE UINT32_MAX
+
+/* Incoming control-flow links of the method's blocks: those of local
+ * block i are in[start[i] .. start[i + 1]). */
+typedef struct Preds {
+    uint32_t *start;
+    const JgLink **in;
+} Preds;
+
+static bool find_preds(const Codegen *c, Preds *p)
+{
+    uint32_t n = c->hi - c->lo, total = 0;
+    p->start = calloc(n + 1, sizeof *p->start);
+    for (uint32_t s = c->lo; s < c->hi && p->start; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; bl_flows(t) && k < t->nlinks; k++)
+            if (bl_internal(c, t->links[k].target)) {
+                p->start[t->links[k].target - c->lo + 1]++;
+                total++;
+            }
+    }
+    p->in = malloc(sizeof *p->in * (total ? total : 1));
+    uint32_t *fill = malloc(sizeof *fill * (n ? n : 1));
+    if (!p->start || !p->in || !fill) {
+        free(p->start);
+        free(p->in);
+        free(fill);
+        return false;
+    }
+    for (uint32_t i = 0; i < n; i++)
+        p->start[i + 1] += p->start[i];
+    memcpy(fill, p->start, sizeof *fill * n);
+    for (uint32_t s = c->lo; s < c->hi; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; bl_flows(t) && k < t->nlinks; k++)
+            if (bl_internal(c, t->links[k].target))
+                p->in[fill[t->links[k].target - c->lo]++] = &t->links[k];
+    }
+    free(fill);
+    return true;
+}
+
+/* Parameter aliases (see the top of the file): a parameter of a block no
+ * method entry starts at, whose every incoming link passes one value v (or
+ * the parameter itself), is v. v's definition dominates the block, so
+ * every path from it to a use of the parameter passes the block, and the
+ * home of v holds the same value there. Iterated until nothing changes. */
+static void find_aliases(Codegen *c, const Preds *preds)
+{
+    const JgGraph *g = c->g;
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = c->lo; b < c->hi; b++) {
+            const JgBlock *bk = &g->blocks.items[b];
+            if (c->bg->enterable[b])
+                continue;
+            for (uint32_t i = 0; i < bk->nparams; i++) {
+                JgVal p = bk->params[i], same = 0;
+                if (c->alias[p] != p)
+                    continue;
+                bool one = true, any = false;
+                for (uint32_t k = preds->start[b - c->lo]; k < preds->start[b - c->lo + 1] && one;
+                     k++) {
+                    const JgLink *l = preds->in[k];
+                    if (l->nargs != bk->nparams)
+                        continue;
+                    JgVal a = bl_resolve(c, l->args[i]);
+                    if (a == p)
+                        continue;
+                    one = !any || a == same;
+                    same = a;
+                    any = true;
+                }
+                if (one && any && jg_value_type(g, same) == jg_value_type(g, p)) {
+                    c->alias[p] = same;
+                    changed = true;
+                }
+            }
+        }
+    }
+}
+
+/* Marks (hot[b - lo]) the blocks between a link to an earlier block and
+ * that block: the loops, as partial evaluation lays blocks out. */
+static void find_loops(const Codegen *c, bool *hot)
+{
+    uint32_t n = c->hi - c->lo;
+    int32_t *delta = calloc(n + 1, sizeof *delta);
+    if (!delta)
+        return; /* no loops known: only the register choice is worse */
+    for (uint32_t s = c->lo; s < c->hi; s++) {
+        const JgTerm *t = &c->g->blocks.items[s].term;
+        for (uint32_t k = 0; bl_flows(t) && k < t->nlinks; k++) {
+            uint32_t target = t->links[k].target;
+            if (bl_internal(c, target) && target <= s) {
+                delta[target - c->lo]++;
+                delta[s - c->lo + 1]--;
+            }
+        }
+    }
+    int32_t depth = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        depth += delta[i];
+        hot[i] = depth > 0;
+    }
+    free(delta);
+}
+
+/* The values the method defines (parameters that are no alias, operation
+ * results), numbered densely, and their classes of shared homes. */
+typedef struct Classes {
+    uint32_t n;
+    uint32_t *index; /* per graph value: its number, NONE */
+    JgVal *value;    /* per number: the graph value */
+    uint32_t *parent;
+    uint32_t *next;  /* members of a class: a list from its root */
+    uint32_t words;  /* of a bit set over the numbers */
+    uint64_t *rows;  /* per root: what its members interfere with (NULL: no coalescing) */
+} Classes;
+
+static uint32_t find(Classes *k, uint32_t i)
+{
+    while (k->parent[i] != i)
+        i = k->parent[i] = k->parent[k->parent[i]];
+    return i;
+}
+
+static uint32_t number(const Codegen *c, const Classes *k, JgVal v)
+{
+    v = bl_resolve(c, v);
+    return v && v < c->g->values.count ? k->index[v] : NONE;
+}
+
+static void set_add(uint64_t *set, uint32_t i)
+{
+    if (i != NONE)
+        set[i / 64] |= (uint64_t)1 << (i % 64);
+}
+
+static void set_remove(uint64_t *set, uint32_t i)
+{
+    if (i != NONE)
+        set[i / 64] &= ~((uint64_t)1 << (i % 64));
+}
+
+static bool set_has(const uint64_t *set, uint32_t i)
+{
+    return (set[i / 64] >> (i % 64)) & 1;
+}
+
+/* Adds to `live` what block b reads at its end: the terminator's value and
+ * the arguments of its links (a flexswitch: its live values). */
+static void end_uses(const Codegen *c, const Classes *k, uint32_t b, uint64_t *live)
+{
+    const JgTerm *t = &c->g->blocks.items[b].term;
+    set_add(live, number(c, k, t->value));
+    if (t->kind == JG_TERM_FLEXSWITCH) {
+        const JgFlexswitch *fs = t->flex;
+        for (uint32_t i = 0; fs && i < fs->nlive; i++)
+            set_add(live, number(c, k, fs->live[i]));
+        return;
+    }
+    for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++)
+        for (uint32_t i = 0; i < t->links[l].nargs; i++)
+            set_add(live, number(c, k, t->links[l].args[i]));
+}
+
+/* live = what is live at the end of b (given live_in of its successors) */
+static void live_out(const Codegen *c, const Classes *k, const uint64_t *live_in, uint32_t b,
+                     uint64_t *live)
+{
+    const JgTerm *t = &c->g->blocks.items[b].term;
+    memset(live, 0, sizeof *live * k->words);
+    for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+        uint32_t s = t->links[l].target;
+        if (!bl_internal(c, s))
+            continue;
+        const uint64_t *in = live_in + (size_t)(s - c->lo) * k->words;
+        for (uint32_t w = 0; w < k->words; w++)
+            live[w] |= in[w];
+    }
+    end_uses(c, k, b, live);
+}
+
+/* rows[i] and rows[x] for every x in `live` but i: i is defined where they live. */
+static void interfere(Classes *k, uint32_t i, const uint64_t *live)
+{
+    if (i == NONE)
+        return;
+    uint64_t *row = k->rows + (size_t)i * k->words;
+    for (uint32_t w = 0; w < k->words; w++) {
+        uint64_t bits = live[w];
+        row[w] |= bits;
+        while (bits) {
+            uint32_t x = w * 64 + (uint32_t)__builtin_ctzll(bits);
+            bits &= bits - 1;
+            if (x != i)
+                set_add(k->rows + (size_t)x * k->words, i);
+        }
+    }
+    set_remove(row, i);
+}
+
+/* Walks b backwards from `live` (its live-out): with `k->rows`, records
+ * interference; leaves in `live` what is live at b's start. */
+static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live, bool record)
+{
+    const JgBlock *bk = &c->g->blocks.items[b];
+    for (uint32_t i = bk->ops.count; i-- > 0;) {
+        const JgOp *op = &bk->ops.items[i];
+        uint32_t r = op->result ? k->index[op->result] : NONE;
+        if (record)
+            interfere(k, r, live);
+        set_remove(live, r);
+        for (uint32_t a = 0; a < op->nargs; a++)
+            set_add(live, number(c, k, op->args[a]));
+    }
+    for (uint32_t i = 0; record && i < bk->nparams; i++)
+        interfere(k, k->index[bk->params[i]], live);
+    for (uint32_t i = 0; i < bk->nparams; i++)
+        set_remove(live, k->index[bk->params[i]]);
+}
+
+/* Liveness to a fixed point, then the interference rows. False: no memory. */
+static bool find_interference(const Codegen *c, Classes *k)
+{
+    uint32_t n = c->hi - c->lo;
+    uint64_t *live_in = calloc((size_t)n * k->words, sizeof *live_in);
+    uint64_t *live = malloc(sizeof *live * k->words);
+    k->rows = calloc((size_t)k->n * k->words, sizeof *k->rows);
+    if (!live_in || !live || !k->rows) {
+        free(live_in);
+        free(live);
+        free(k->rows);
+        k->rows = NULL;
+        return false;
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = c->hi; b-- > c->lo;) {
+            live_out(c, k, live_in, b, live);
+            walk_block(c, k, b, live, false);
+            uint64_t *in = live_in + (size_t)(b - c->lo) * k->words;
+            if (memcmp(in, live, sizeof *live * k->words) != 0) {
+                memcpy(in, live, sizeof *live * k->words);
+                changed = true;
+            }
+        }
+    }
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        live_out(c, k, live_in, b, live);
+        walk_block(c, k, b, live, true);
+    }
+    free(live_in);
+    free(live);
+    return true;
+}
+
+/* Whether some member of class rb interferes with some member of ra. */
+static bool classes_interfere(Classes *k, uint32_t ra, uint32_t rb)
+{
+    const uint64_t *row = k->rows + (size_t)ra * k->words;
+    for (uint32_t m = rb; m != NONE; m = k->next[m])
+        if (set_has(row, m))
+            return true;
+    return false;
+}
+
+static void unite(Classes *k, uint32_t ra, uint32_t rb)
+{
+    k->parent[rb] = ra;
+    uint64_t *row = k->rows + (size_t)ra * k->words;
+    const uint64_t *other = k->rows + (size_t)rb * k->words;
+    for (uint32_t w = 0; w < k->words; w++)
+        row[w] |= other[w];
+    uint32_t tail = rb;
+    while (k->next[tail] != NONE)
+        tail = k->next[tail];
+    k->next[tail] = k->next[ra];
+    k->next[ra] = rb;
+}
+
+/* Shares homes between link arguments and the parameters they go to
+ * (links in hot blocks first). */
+static void coalesce(const Codegen *c, Classes *k, const bool *hot)
+{
+    for (int pass = 0; pass < 2; pass++)
+        for (uint32_t b = c->lo; b < c->hi; b++) {
+            if (pass == 0 && !hot[b - c->lo])
+                continue;
+            const JgTerm *t = &c->g->blocks.items[b].term;
+            for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+                const JgLink *link = &t->links[l];
+                if (!bl_internal(c, link->target))
+                    continue;
+                const JgBlock *target = &c->g->blocks.items[link->target];
+                for (uint32_t i = 0; i < link->nargs && i < target->nparams; i++) {
+                    uint32_t p = k->index[target->params[i]], a = number(c, k, link->args[i]);
+                    if (p == NONE || a == NONE)
+                        continue;
+                    uint32_t rp = find(k, p), ra = find(k, a);
+                    if (rp != ra && !classes_interfere(k, ra, rp) &&
+                        !classes_interfere(k, rp, ra))
+                        unite(k, ra, rp);
+                }
+            }
+        }
+}
+
+static void add_value(Classes *k, JgVal v)
+{
+    if (v && k->index[v] == NONE) {
+        k->index[v] = k->n;
+        k->value[k->n++] = v;
+    }
+}
+
+static void count_use(const Codegen *c, Classes *k, uint64_t *weight, JgVal v, bool hot)
+{
+    uint32_t i = number(c, k, v);
+    if (i != NONE)
+        weight[find(k, i)] += hot ? 16 : 1;
+}
+
+/* The classes used most get the home registers. */
+static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *weight)
+{
+    const JgGraph *g = c->g;
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        bool h = hot[b - c->lo];
+        for (uint32_t i = 0; i < bk->nparams; i++)
+            count_use(c, k, weight, bk->params[i], h);
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            const JgOp *op = &bk->ops.items[i];
+            count_use(c, k, weight, op->result, h);
+            for (uint32_t a = 0; a < op->nargs; a++)
+                count_use(c, k, weight, op->args[a], h);
+        }
+        const JgTerm *t = &bk->term;
+        count_use(c, k, weight, t->value, h);
+        for (uint32_t l = 0; l < t->nlinks; l++)
+            for (uint32_t a = 0; a < t->links[l].nargs; a++)
+                count_use(c, k, weight, t->links[l].args[a], h);
+    }
+    for (uint32_t r = 0; r < (getenv("BL_NOREGS") ? 0 : NHOME_REGS); r++) {
+        uint32_t best = NONE;
+        for (uint32_t i = 0; i < k->n; i++)
+            if (find(k, i) == i && weight[i] > 2 && c->reg[k->value[i]] == NO_REG &&
+                (best == NONE || weight[i] > weight[best]))
+                best = i;
+        if (best == NONE)
+            break;
+        for (uint32_t m = best; m != NONE; m = k->next[m])
+            c->reg[k->value[m]] = (uint8_t)bl_home_regs[r];
+        c->reg_value[r] = k->value[best];
+    }
+}
+
+/* The ALLOCA area, the scratch space of calls and the frame capacity, and
+ * the values the method defines. */
+static bool scan(Codegen *c, Classes *k)
+{
+    const JgGraph *g = c->g;
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bl = &g->blocks.items[b];
+        for (uint32_t i = 0; i < bl->nparams; i++)
+            if (c->alias[bl->params[i]] == bl->params[i])
+                add_value(k, bl->params[i]);
+        for (uint32_t i = 0; i < bl->ops.count; i++) {
+            const JgOp *op = &bl->ops.items[i];
+            add_value(k, op->result);
+            if (op->opcode == JG_OP_ALLOCA && op->result) {
+                uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
+                c->alloca_at[op->result] = c->area_bytes;
+                uint64_t next = c->area_bytes + ((size + 16) & ~(uint64_t)15);
+                if (next > UINT32_MAX / 2)
+                    return bl_cg_fail(c, "ALLOCAs of block %u take too much memory", b);
+                c->area_bytes = (uint32_t)next;
+            }
+            if (op->opcode == JG_OP_CALL && op->nargs > c->nscratch)
+                c->nscratch = op->nargs;
+        }
+        const JgTerm *t = &bl->term;
+        if (t->kind == JG_TERM_FLEXSWITCH && t->flex &&
+            ((JgFlexswitch *)t->flex)->nlive > c->bg->capacity)
+            c->bg->capacity = ((JgFlexswitch *)t->flex)->nlive;
+        for (uint32_t i = 0; i < t->nlinks; i++)
+            if (t->links[i].nargs > c->bg->capacity)
+                c->bg->capacity = t->links[i].nargs;
+        if (bl->nparams > c->bg->capacity)
+            c->bg->capacity = bl->nparams;
+    }
+    if (k->n > (1u << 24))
+        return bl_cg_fail(c, "too many values for one method (%u)", k->n);
+    return true;
+}
+
+static void free_classes(Classes *k)
+{
+    free(k->index);
+    free(k->value);
+    free(k->parent);
+    free(k->next);
+    free(k->rows);
+}
+
+bool bl_assign_homes(Codegen *c)
+{
+    const JgGraph *g = c->g;
+    uint32_t nblocks = c->hi - c->lo;
+    for (uint32_t v = 0; v < g->values.count; v++)
+        c->alias[v] = v;
+    Preds preds;
+    if (!find_preds(c, &preds))
+        return bl_cg_fail(c, "out of memory");
+    if (!getenv("BL_NOALIAS"))
+        find_aliases(c, &preds);
+    free(preds.start);
+    free(preds.in);
+    Classes k = {0};
+    k.index = malloc(sizeof *k.index * g->values.count);
+    k.value = malloc(sizeof *k.value * g->values.count);
+    k.parent = malloc(sizeof *k.parent * g->values.count);
+    k.next = malloc(sizeof *k.next * g->values.count);
+    bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
+    uint64_t *weight = calloc(g->values.count, sizeof *weight);
+    bool ok = k.index && k.value && k.parent && k.next && hot && weight;
+    if (ok) {
+        memset(k.index, 0xff, sizeof *k.index * g->values.count);
+        ok = scan(c, &k);
+    } else {
+        bl_cg_fail(c, "out of memory");
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < k.n; i++) {
+            k.parent[i] = i;
+            k.next[i] = NONE;
+        }
+        k.words = (k.n + 63) / 64;
+        find_loops(c, hot);
+        if (k.n <= MAX_COALESCED && !getenv("BL_NOCOALESCE") && find_interference(c, &k))
+            coalesce(c, &k, hot);
+        /* a slot per class */
+        for (uint32_t i = 0; i < k.n; i++)
+            if (find(&k, i) == i)
+                for (uint32_t m = i, slot = c->nslots++; m != NONE; m = k.next[m])
+                    c->home[k.value[m]] = SLOTS_AT - 8 * (int32_t)slot;
+        assign_registers(c, &k, hot, weight);
+    }
+    free_classes(&k);
+    free(hot);
+    free(weight);
+    return ok;
+}
