@@ -21,12 +21,29 @@
 
 #include "frontend/ir.h"
 
+/* Called when a graph's baseline code has used up its budget (`budget`
+ * below): at a loop header `block` (its parameters in `slots`), or at the
+ * graph's entry (block 0, the graph's arguments). Returns true when another
+ * tier ran the rest of the activation (its result in *result); false to
+ * go on in baseline code, for *budget more back-edges (INT64_MAX: never
+ * ask again). */
+typedef bool (*JgTierUpFn)(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
+                           uint64_t *result, int64_t *budget);
+
 typedef struct JgBaselineOptions {
     /* residual calls of the portal (CALL ops whose callee has
      * JG_FLAG_PORTAL) call this with the portal's arguments in an array */
     uint64_t (*portal_call)(void *ctx, const uint64_t *args);
     void *portal_ctx;
+    /* per graph: loop back-edges into a merge point (a call of the graph
+     * counts BL_CALL_WEIGHT) before tier_up is asked; 0: never */
+    int64_t budget;
+    JgTierUpFn tier_up;
+    void *tier_up_ctx;
 } JgBaselineOptions;
+
+/* What a call of a graph counts against its budget. */
+#define JG_BASELINE_CALL_WEIGHT 16
 
 typedef struct JgBaselineStats {
     uint64_t methods;          /* compiled */
@@ -36,6 +53,7 @@ typedef struct JgBaselineStats {
     /* run-time counters */
     uint64_t method_entries;   /* calls of methods by the dispatcher */
     uint64_t flexswitch_misses;
+    uint64_t tier_ups;         /* activations another tier went on with */
 } JgBaselineStats;
 
 typedef struct JgBaseline JgBaseline;
@@ -53,6 +71,11 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize);
 /* Runs compiled `g` from its entry with its parameters as 64-bit slots;
  * returns its result (bits). */
 uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args);
+
+/* How `g` grew: the number of methods compiled, and the end (one past the
+ * last block) of method m. */
+uint32_t jg_baseline_methods(const JgBaseline *bl, const JgGraph *g);
+uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t m);
 
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl);
 

@@ -16,6 +16,11 @@
 #define NCALLEE_SAVED 3
 extern const X64Reg bl_home_regs[NHOME_REGS];
 
+/* A loop exit to the dispatcher once the budget is used up (method.c). */
+typedef struct BlExit {
+    uint32_t label, target;
+} BlExit;
+
 typedef struct Codegen {
     BlGraph *bg;
     const JgGraph *g;
@@ -30,6 +35,9 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
+    uint32_t current; /* the block being lowered */
+    BlExit *exits;
+    uint32_t nexits, exits_cap;
     char *err;
     size_t errsize;
     bool failed;
@@ -54,6 +62,40 @@ static inline JgVal bl_resolve(const Codegen *c, JgVal v)
     while (v && c->alias[v] != v)
         v = c->alias[v];
     return v;
+}
+
+/* Whether the lowering of `op` calls out of the method (clobbering the
+ * caller-saved registers): what method.c does not inline. */
+static inline bool bl_op_calls(const JgOp *op)
+{
+    switch ((JgOpcode)op->opcode) {
+    case JG_OP_ADD:
+    case JG_OP_SUB:
+    case JG_OP_MUL:
+    case JG_OP_AND:
+    case JG_OP_OR:
+    case JG_OP_XOR:
+    case JG_OP_PTRADD:
+    case JG_OP_ICMP:
+    case JG_OP_SELECT:
+    case JG_OP_ZEXT:
+    case JG_OP_TRUNC:
+    case JG_OP_PTRTOINT:
+    case JG_OP_INTTOPTR:
+    case JG_OP_BITCAST:
+    case JG_OP_SEXT:
+    case JG_OP_LOAD:
+    case JG_OP_STORE:
+    case JG_OP_PROMOTE:
+    case JG_OP_CONCRETE:
+    case JG_OP_DEEPFREEZE:
+    case JG_OP_FORGET:
+    case JG_OP_MERGE_POINT:
+        return false;
+    case JG_OP_ALLOCA: /* rep stosb takes rdi and rcx */
+    default:
+        return true;
+    }
 }
 
 /* Aliases, homes and registers of every value the method defines, the

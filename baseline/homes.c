@@ -140,6 +140,7 @@ typedef struct Classes {
     uint32_t *next;  /* members of a class: a list from its root */
     uint32_t words;  /* of a bit set over the numbers */
     uint64_t *rows;  /* per root: what its members interfere with (NULL: no coalescing) */
+    bool *local;     /* per number: an operation result not live out of its block */
 } Classes;
 
 static uint32_t find(Classes *k, uint32_t i)
@@ -273,6 +274,12 @@ static bool find_interference(const Codegen *c, Classes *k)
     }
     for (uint32_t b = c->lo; b < c->hi; b++) {
         live_out(c, k, live_in, b, live);
+        const JgBlock *bk = &c->g->blocks.items[b];
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            JgVal r = bk->ops.items[i].result;
+            if (r && k->index[r] != NONE && !set_has(live, k->index[r]))
+                k->local[k->index[r]] = true;
+        }
         walk_block(c, k, b, live, true);
     }
     free(live_in);
@@ -346,6 +353,71 @@ static void count_use(const Codegen *c, Classes *k, uint64_t *weight, JgVal v, b
         weight[find(k, i)] += hot ? 16 : 1;
 }
 
+/* Whether op i of `bk` reads number x (through aliases). */
+static bool reads(const Codegen *c, const Classes *k, const JgOp *op, uint32_t x)
+{
+    for (uint32_t a = 0; a < op->nargs; a++)
+        if (number(c, k, op->args[a]) == x)
+            return true;
+    return false;
+}
+
+static bool term_reads(const Codegen *c, const Classes *k, const JgTerm *t, uint32_t x)
+{
+    if (number(c, k, t->value) == x)
+        return true;
+    if (t->kind == JG_TERM_FLEXSWITCH) {
+        const JgFlexswitch *fs = t->flex;
+        for (uint32_t i = 0; fs && i < fs->nlive; i++)
+            if (number(c, k, fs->live[i]) == x)
+                return true;
+    }
+    return false;
+}
+
+/* Values that live inside one block (operation results not live out of it,
+ * with no call from their definition to their last use) get a register of
+ * `pool` for just that stretch: greedily, in the order of the block. */
+static void assign_locals(Codegen *c, const Classes *k, const X64Reg *pool, uint32_t npool)
+{
+    if (!k->rows || !npool)
+        return;
+    const JgGraph *g = c->g;
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        uint32_t busy_until[NHOME_REGS]; /* per pool register: last use of its value + 1 */
+        memset(busy_until, 0, sizeof busy_until);
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            const JgOp *op = &bk->ops.items[i];
+            uint32_t x = op->result ? k->index[op->result] : NONE;
+            if (x == NONE || !k->local[x])
+                continue;
+            /* its last use, and whether a call comes first */
+            uint32_t last = i;
+            bool calls = false, used = false;
+            for (uint32_t j = i + 1; j < bk->ops.count; j++)
+                if (reads(c, k, &bk->ops.items[j], x)) {
+                    last = j;
+                    used = true;
+                }
+            if (term_reads(c, k, &bk->term, x)) {
+                last = bk->ops.count;
+                used = true;
+            }
+            for (uint32_t j = i + 1; j <= last && j < bk->ops.count; j++)
+                calls = calls || bl_op_calls(&bk->ops.items[j]);
+            if (calls || !used)
+                continue;
+            for (uint32_t r = 0; r < npool; r++)
+                if (busy_until[r] <= i) {
+                    c->reg[op->result] = (uint8_t)pool[r];
+                    busy_until[r] = last + (last == i ? 1 : 0);
+                    break;
+                }
+        }
+    }
+}
+
 /* The classes used most get the home registers. */
 static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *weight)
 {
@@ -367,11 +439,14 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             for (uint32_t a = 0; a < t->links[l].nargs; a++)
                 count_use(c, k, weight, t->links[l].args[a], h);
     }
-    for (uint32_t r = 0; r < (getenv("BL_NOREGS") ? 0 : NHOME_REGS); r++) {
+    /* homes for the whole method, leaving some registers to the values
+     * that live inside one block */
+    uint32_t r = 0, nglobal = k->rows ? NHOME_REGS - 3 : NHOME_REGS;
+    for (; r < (getenv("BL_NOREGS") ? 0 : nglobal); r++) {
         uint32_t best = NONE;
         for (uint32_t i = 0; i < k->n; i++)
-            if (find(k, i) == i && weight[i] > 2 && c->reg[k->value[i]] == NO_REG &&
-                (best == NONE || weight[i] > weight[best]))
+            if (find(k, i) == i && !(k->rows && k->local[i]) && weight[i] > 2 &&
+                c->reg[k->value[i]] == NO_REG && (best == NONE || weight[i] > weight[best]))
                 best = i;
         if (best == NONE)
             break;
@@ -379,6 +454,8 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             c->reg[k->value[m]] = (uint8_t)bl_home_regs[r];
         c->reg_value[r] = k->value[best];
     }
+    if (!getenv("BL_NOREGS"))
+        assign_locals(c, k, bl_home_regs + r, NHOME_REGS - r);
 }
 
 /* The ALLOCA area, the scratch space of calls and the frame capacity, and
@@ -427,6 +504,7 @@ static void free_classes(Classes *k)
     free(k->parent);
     free(k->next);
     free(k->rows);
+    free(k->local);
 }
 
 bool bl_assign_homes(Codegen *c)
@@ -447,9 +525,10 @@ bool bl_assign_homes(Codegen *c)
     k.value = malloc(sizeof *k.value * g->values.count);
     k.parent = malloc(sizeof *k.parent * g->values.count);
     k.next = malloc(sizeof *k.next * g->values.count);
+    k.local = calloc(g->values.count, sizeof *k.local);
     bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
     uint64_t *weight = calloc(g->values.count, sizeof *weight);
-    bool ok = k.index && k.value && k.parent && k.next && hot && weight;
+    bool ok = k.index && k.value && k.parent && k.next && k.local && hot && weight;
     if (ok) {
         memset(k.index, 0xff, sizeof *k.index * g->values.count);
         ok = scan(c, &k);

@@ -55,6 +55,7 @@ typedef struct BlGraph {
     uint32_t ids_cap;
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;
+    int64_t budget;    /* back-edges left before the tier-up hook (options.budget) */
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */

@@ -549,6 +549,45 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
     free(src);
 }
 
+/* A loop's back-edge into merge point `target` (its parameters set): one
+ * less of the graph's budget; at zero, leave for the dispatcher, which asks
+ * the tier-up hook (runtime.c), through a stub emitted after the blocks. */
+static void count_back_edge(Codegen *c, uint32_t target)
+{
+    if (c->nexits == c->exits_cap) {
+        uint32_t cap = c->exits_cap ? 2 * c->exits_cap : 8;
+        BlExit *exits = realloc(c->exits, sizeof *exits * cap);
+        if (!exits) {
+            bl_cg_fail(c, "out of memory");
+            return;
+        }
+        c->exits = exits;
+        c->exits_cap = cap;
+    }
+    uint32_t label = x64_label(&c->buf);
+    c->exits[c->nexits++] = (BlExit){.label = label, .target = target};
+    x64_mov_ri(&c->buf, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
+    x64_load(&c->buf, 8, X64_RCX, X64_RAX, 0);
+    x64_alu_ri(&c->buf, X64_SUB, X64_RCX, 1);
+    x64_store(&c->buf, 8, X64_RAX, 0, X64_RCX);
+    x64_jcc(&c->buf, X64_LE, label);
+}
+
+/* The stubs of count_back_edge: the target's parameters to the frame's
+ * slots, and its block id to the dispatcher. */
+static void emit_exits(Codegen *c)
+{
+    for (uint32_t i = 0; i < c->nexits; i++) {
+        const JgBlock *t = &c->g->blocks.items[c->exits[i].target];
+        x64_place(&c->buf, c->exits[i].label);
+        for (uint32_t k = 0; k < t->nparams; k++) {
+            load_value(c, X64_RAX, t->params[k]);
+            x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)k, X64_RAX);
+        }
+        leave_with(c, c->bg->ids[c->exits[i].target]);
+    }
+}
+
 /* Follows link `l`: to a block of this method, parameters receive the
  * arguments (all read before any is written) and control jumps there; to
  * another method's block, the arguments go to the frame's slots and the
@@ -579,9 +618,12 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
         return;
     }
     parallel_move(c, l, t);
+    if (l->target <= c->current && c->bg->budget != INT64_MAX && c->bg->enterable[l->target] &&
+        (t->flags & JG_BLOCK_ENTRY))
+        count_back_edge(c, l->target);
     /* a block that only passes its parameters on: go straight on (a few
      * steps, so that a cycle of such blocks still ends) */
-    if (t->ops.count == 0 && t->term.kind == JG_TERM_GOTO && depth < 8 && !getenv("BL_NOTHREAD")) {
+    if (t->ops.count == 0 && t->term.kind == JG_TERM_GOTO && depth < 8) {
         emit_link_from(c, &t->term.links[0], depth + 1);
         return;
     }
@@ -745,10 +787,12 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         for (uint32_t b = lo; b < hi && !c.failed; b++) {
             x64_place(&c.buf, c.labels[b - lo]);
             const JgBlock *bk = &g->blocks.items[b];
+            c.current = b;
             for (uint32_t i = 0; i < bk->ops.count && !c.failed; i++)
                 lower_op(&c, b, &bk->ops.items[i]);
             lower_terminator(&c, b);
         }
+        emit_exits(&c);
         emit_epilogue(&c);
         ok = !c.failed;
         if (ok && !x64_resolve(&c.buf))
@@ -773,5 +817,6 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.labels);
     free(c.reg);
     free(c.alias);
+    free(c.exits);
     return ok;
 }

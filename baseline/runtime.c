@@ -158,6 +158,10 @@ void jg_baseline_free(JgBaseline *bl)
 {
     if (!bl)
         return;
+    if (getenv("BL_DEBUG_BUDGET"))
+        for (uint32_t i = 0; i < bl->graphs_cap; i++)
+            if (bl->graphs[i])
+                fprintf(stderr, "budget left %lld\n", (long long)bl->graphs[i]->budget);
     for (uint32_t i = 0; i < bl->graphs_cap; i++)
         if (bl->graphs[i])
             free_graph(bl->graphs[i]);
@@ -169,6 +173,18 @@ void jg_baseline_free(JgBaseline *bl)
         bl->code = next;
     }
     free(bl);
+}
+
+uint32_t jg_baseline_methods(const JgBaseline *bl, const JgGraph *g)
+{
+    const BlGraph *bg = find(bl, g);
+    return bg ? bg->nmethods : 0;
+}
+
+uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t m)
+{
+    const BlGraph *bg = find(bl, g);
+    return bg && m < bg->nmethods ? bg->methods[m].hi : 0;
 }
 
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl)
@@ -253,6 +269,22 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
 
 /* ---- running ---- */
 
+/* The tier-up hook, once the budget is used up; true: it ran the rest. */
+static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint64_t *result)
+{
+    JgBaseline *bl = bg->bl;
+    int64_t budget = INT64_MAX;
+    bool done = bl->options.tier_up &&
+                bl->options.tier_up(bl->options.tier_up_ctx, bg->graph, block, slots, result,
+                                    &budget);
+    if (done) {
+        bl->stats.tier_ups++;
+        return true;
+    }
+    bg->budget = budget > 0 ? budget : INT64_MAX;
+    return false;
+}
+
 /* Runs one activation of `bg` from its entry: calls the method that owns
  * each block id until one returns. Slots and ALLOCA areas live in this C
  * frame, and grow (by alloca, a few times at most) when a flexswitch miss
@@ -295,6 +327,14 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
             f = bigger;
             cap = bg->capacity;
         }
+        /* out of budget: the code left at a loop header for the hook */
+        if (bg->budget <= 0 && id != BL_BLOCKID_RETURN) {
+            uint64_t result;
+            uint32_t mm = BL_BLOCKID_METHOD(id);
+            uint32_t block = mm < bg->nmethods ? bg->methods[mm].lo + BL_BLOCKID_BLOCK(id) : 0;
+            if (ask_tier_up(bg, block, f->slots, &result))
+                return result;
+        }
     }
 }
 
@@ -303,6 +343,12 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
     BlGraph *bg = find(bl, g);
     if (!bg || !bg->nmethods || !bg->methods[0].fn)
         bl_fatal("graph %s was not compiled", g->name ? g->name : "<anonymous>");
+    if (bg->budget != INT64_MAX) {
+        bg->budget -= JG_BASELINE_CALL_WEIGHT;
+        uint64_t result;
+        if (bg->budget <= 0 && ask_tier_up(bg, 0, args, &result))
+            return result;
+    }
     return run(bg, args);
 }
 
@@ -329,6 +375,12 @@ uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
         if (!jg_baseline_compile(bl, fs->graph, err, sizeof err))
             bl_fatal("%s", err);
         bl->stats.flexswitch_cases++;
+    }
+    if (target >= bg->ncompiled && target < fs->graph->blocks.count) {
+        /* a case another tier (LLVM) added */
+        char err[512];
+        if (!jg_baseline_compile(bg->bl, fs->graph, err, sizeof err))
+            bl_fatal("%s", err);
     }
     if (target >= bg->ncompiled || !bg->enterable[target])
         bl_fatal("graph %s: flexswitch case targets block %u, which no method can be entered at",

@@ -31,7 +31,12 @@ struct JgDriver {
     const JgBackend *backend;   /* libjitgen-llvm.so, once opened */
     JgLlvm *llvm;               /* its session: the jit engine's backend */
     JgBackendStart *llvm_start; /* a session being started (jg_driver_prepare) */
-    JgBaseline *baseline;       /* the baseline engine's backend */
+    JgBaseline *baseline;       /* the baseline engine's backend, and the jit
+                                   engine's first tier */
+    int64_t tier_up_ms;         /* the jit engine: baseline time before LLVM, 0: none */
+    double tier_t0;             /* the first hand-over to the baseline tier */
+    int64_t tier_check;         /* back-edges until the next look at the clock */
+    bool tier_now;              /* JITGEN_TIER_UP_NOW */
     double backend_open_ms;     /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
@@ -86,6 +91,75 @@ static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
 static uint64_t baseline_portal_call(void *ctx, const uint64_t *args)
 {
     return jg_driver_call(ctx, args);
+}
+
+static bool start_llvm_now(JgDriver *d, char *err, size_t errsize);
+
+/* The residual graph record of `g`. */
+static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
+{
+    for (JgResidual *r = jg_pe_residuals(d->pe); r; r = r->next)
+        if (r->graph == g)
+            return r;
+    return NULL;
+}
+
+/* Back-edges of baseline code between two looks at the clock: few at
+ * first, doubling up to a million (a few milliseconds of a loop). */
+#define TIER_CHECK_FIRST 1024
+#define TIER_CHECK_MAX (1 << 20)
+
+/* The jit engine's tier-up (baseline.h, JgTierUpFn), by the time baseline
+ * code has run since the first hand-over: from half of `tier_up_ms` LLVM
+ * starts on another thread, and at `tier_up_ms` it compiles the graph and
+ * runs the rest of the activation from the loop header the code stopped at
+ * (from the entry, for a call), and every later call of the graph.
+ * JITGEN_TIER_UP_NOW=1 (tests) tiers up at the first back-edge. */
+static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
+                    uint64_t *result, int64_t *budget)
+{
+    JgDriver *d = ctx;
+    char err[512];
+    double elapsed = now_ms() - d->tier_t0;
+    d->tier_check = d->tier_check < TIER_CHECK_MAX ? 2 * d->tier_check : TIER_CHECK_MAX;
+    *budget = d->tier_check;
+    if (!d->tier_now && elapsed < (double)d->tier_up_ms / 2)
+        return false;
+    if (!d->llvm && !d->llvm_start && !d->tier_now) {
+        jg_driver_prepare(d);
+        return false;
+    }
+    if (!d->tier_now && elapsed < (double)d->tier_up_ms)
+        return false;
+    JgResidual *r = residual_of(d, g);
+    if (!r) {
+        *budget = INT64_MAX;
+        return false;
+    }
+    if (!d->llvm && !start_llvm_now(d, err, sizeof err))
+        fatal("LLVM could not start", err);
+    if (r->backend != d->llvm) {
+        /* the baseline tier's steps, then what grew since */
+        uint32_t n = jg_baseline_methods(d->baseline, r->graph);
+        for (uint32_t m = 0; m < n; m++)
+            if (!d->backend->compile_to(d->llvm, r->graph,
+                                        jg_baseline_method_end(d->baseline, r->graph, m), err,
+                                        sizeof err))
+                fatal("LLVM compilation failed", err);
+        if (!d->backend->compile(d->llvm, r->graph, err, sizeof err))
+            fatal("LLVM compilation failed", err);
+        r->backend = d->llvm;
+    }
+    if (block == 0) {
+        *result = d->backend->call(d->llvm, g, slots);
+        return true;
+    }
+    if (!d->backend->can_start_at(d->llvm, g, block)) {
+        *budget = INT64_MAX; /* later calls run LLVM's code; this one goes on */
+        return false;
+    }
+    *result = d->backend->call_at(d->llvm, g, block, slots);
+    return true;
 }
 
 /* The backend's options, from the driver's. */
@@ -187,8 +261,18 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         jg_driver_free(d);
         return NULL;
     }
-    if (options->engine == JG_ENGINE_BASELINE) {
+    if (options->engine == JG_ENGINE_JIT && options->tiered && jg_baseline_available())
+        d->tier_up_ms = options->tier_up_ms < 0 ? JG_TIER_UP_DEFAULT_MS : options->tier_up_ms;
+    if (options->engine == JG_ENGINE_BASELINE || d->tier_up_ms > 0) {
         JgBaselineOptions bo = {.portal_call = baseline_portal_call, .portal_ctx = d};
+        if (d->tier_up_ms > 0) {
+            const char *now = getenv("JITGEN_TIER_UP_NOW");
+            d->tier_now = now && *now && *now != '0';
+            d->tier_check = d->tier_now ? 1 : TIER_CHECK_FIRST;
+            bo.budget = d->tier_check;
+            bo.tier_up = tier_up;
+            bo.tier_up_ctx = d;
+        }
         d->baseline = jg_baseline_new(&bo, err, errsize);
         if (!d->baseline) {
             jg_driver_free(d);
@@ -253,8 +337,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
     /* tiered: the first compilation is next; LLVM starts on another thread
-     * during the partial evaluation (no-op once it has started) */
-    jg_driver_prepare(d);
+     * during the partial evaluation (no-op once it has started) - unless
+     * the baseline tier runs first */
+    if (!d->baseline)
+        jg_driver_prepare(d);
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
@@ -262,12 +348,15 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         jg_print_graph(stderr, r->graph, NULL, NULL);
         fatal("invalid residual graph", err);
     }
-    if (d->options.engine == JG_ENGINE_JIT && !d->llvm && !start_llvm_now(d, err, sizeof err))
+    if (d->options.engine == JG_ENGINE_JIT && !d->baseline && !d->llvm &&
+        !start_llvm_now(d, err, sizeof err))
         fatal("LLVM could not start", err);
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
-    if (d->baseline) {
+    if (d->baseline && (!r->backend || r->backend == d->baseline)) {
+        if (!d->tier_t0)
+            d->tier_t0 = now_ms();
         if (!r->backend) {
             if (!jg_baseline_compile(d->baseline, r->graph, err, sizeof err))
                 fatal("baseline compilation failed", err);
@@ -306,15 +395,22 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.pending_flushed: %llu\n", (unsigned long long)s->pending_flushed);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
+    double baseline_ms = 0;
     if (d->baseline) {
         const JgBaselineStats *b = jg_baseline_stats(d->baseline);
-        fprintf(out, "jit.methods.baseline: %llu\n", (unsigned long long)b->methods);
-        fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)b->flexswitch_cases);
-        fprintf(out, "jit.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
-        fprintf(out, "jit.baseline_ms: %.3f\n", b->compile_ms);
-        fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + b->compile_ms);
-        fprintf(out, "run.method_entries: %llu\n", (unsigned long long)b->method_entries);
-        fprintf(out, "run.flexswitch_misses: %llu\n", (unsigned long long)b->flexswitch_misses);
+        baseline_ms = b->compile_ms;
+        fprintf(out, "baseline.methods: %llu\n", (unsigned long long)b->methods);
+        fprintf(out, "baseline.flexswitch_cases: %llu\n",
+                (unsigned long long)b->flexswitch_cases);
+        fprintf(out, "baseline.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
+        fprintf(out, "baseline.ms: %.3f\n", b->compile_ms);
+        fprintf(out, "baseline.method_entries: %llu\n", (unsigned long long)b->method_entries);
+        fprintf(out, "baseline.flexswitch_misses: %llu\n",
+                (unsigned long long)b->flexswitch_misses);
+        fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);
+    }
+    if (!d->llvm && d->baseline) {
+        fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + baseline_ms);
         return;
     }
     if (!d->llvm) {
@@ -334,7 +430,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "jit.llvm_opt_ms: %.3f\n", l->opt_ms);
     fprintf(out, "jit.llvm_codegen_ms: %.3f\n", l->codegen_ms);
     fprintf(out, "jit.compile_ms: %.3f\n",
-            d->frontend_ms + s->ms + l->ir_ms + l->opt_ms + l->codegen_ms);
+            d->frontend_ms + s->ms + baseline_ms + l->ir_ms + l->opt_ms + l->codegen_ms);
     fprintf(out, "run.external_jumps: %llu\n", (unsigned long long)l->external_jumps);
     fprintf(out, "run.flexswitch_misses: %llu\n", (unsigned long long)l->flexswitch_misses);
     fprintf(out, "run.evaluated_blocks: %llu\n", (unsigned long long)l->evaluated_blocks);

@@ -93,9 +93,8 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
     return true;
 }
 
-static bool compile_primary(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
+static bool compile_primary(JgLlvm *llvm, JgGraph *g, uint32_t n, char *err, size_t errsize)
 {
-    uint32_t n = g->blocks.count;
     if (n == 0 || n > LG_MAX_METHOD_BLOCKS) {
         snprintf(err, errsize, "graph %s: %u blocks in one method (the limit is %u)", g->name, n,
                  LG_MAX_METHOD_BLOCKS);
@@ -122,11 +121,11 @@ static bool compile_primary(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
     return true;
 }
 
-static bool compile_secondary(JgLlvm *llvm, LgGraph *lg, char *err, size_t errsize)
+static bool compile_secondary(JgLlvm *llvm, LgGraph *lg, uint32_t hi, char *err, size_t errsize)
 {
     const JgGraph *g = lg->graph;
-    uint32_t lo = lg->ncompiled, hi = g->blocks.count, method = lg->nmethods;
-    if (lo == hi)
+    uint32_t lo = lg->ncompiled, method = lg->nmethods;
+    if (lo >= hi)
         return true;
     if (!lg->growable) {
         snprintf(err, errsize, "graph %s grew, but its first compilation had no flexswitch",
@@ -171,7 +170,7 @@ bool lg_compile_secondary_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_
     return true;
 }
 
-bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
+bool jg_llvm_compile_to(JgLlvm *llvm, JgGraph *g, uint32_t hi, char *err, size_t errsize)
 {
     char scratch[8];
     if (!err || !errsize) {
@@ -179,6 +178,17 @@ bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
         errsize = sizeof scratch;
     }
     *err = 0;
+    if (hi > g->blocks.count) {
+        snprintf(err, errsize, "graph %s: compiling up to block %u of %u", g->name, hi,
+                 g->blocks.count);
+        return false;
+    }
     LgGraph *lg = lg_graph_find(llvm, g);
-    return lg ? compile_secondary(llvm, lg, err, errsize) : compile_primary(llvm, g, err, errsize);
+    return lg ? compile_secondary(llvm, lg, hi, err, errsize)
+              : compile_primary(llvm, g, hi, err, errsize);
+}
+
+bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize)
+{
+    return jg_llvm_compile_to(llvm, g, g->blocks.count, err, errsize);
 }

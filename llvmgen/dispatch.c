@@ -292,14 +292,38 @@ static bool primary_entry(LgMethod *m)
             return lg_fail(m, "parameter %u of block 0 is not a %s", i,
                            jg_type_name((JgType)m->g->param_types[i]));
     LLVMPositionBuilderAtEnd(m->b, m->entry);
-    if (m->lg->growable)
+    if (!m->lg->growable) {
+        m->entry_term = LLVMBuildBr(m->b, m->bbs[0]);
+    } else {
+        /* jg_llvm_call_at: a start pending goes straight to the dispatcher */
+        JgLlvm *llvm = m->llvm;
         activation(m);
-    m->entry_term = LLVMBuildBr(m->b, m->bbs[0]);
+        LLVMValueRef pending = LLVMBuildLoad2(m->b, llvm->t_i32,
+                                              lg_const_ptr(llvm, &m->lg->start_pending), "");
+        LLVMSetVolatile(pending, 1);
+        LLVMValueRef start = LLVMBuildICmp(m->b, LLVMIntNE, pending,
+                                           LLVMConstInt(llvm->t_i32, 0, 0), "start");
+        m->start = LLVMAppendBasicBlockInContext(llvm->ctx, m->fn, "start");
+        m->entry_term = LLVMBuildCondBr(m->b, start, m->start, m->bbs[0]);
+    }
     for (uint32_t i = 0; i < b0->nparams; i++) {
         LLVMValueRef v = LLVMGetParam(m->fn, i);
         LLVMAddIncoming(m->vals[b0->params[i]], &v, &m->entry, 1);
     }
-    return !m->lg->growable || build_dispatcher(m);
+    if (!m->lg->growable)
+        return true;
+    if (!build_dispatcher(m))
+        return false;
+    JgLlvm *llvm = m->llvm;
+    LLVMPositionBuilderAtEnd(m->b, m->start);
+    LLVMTypeRef params[2] = {llvm->t_ptr, llvm->t_ptr};
+    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i32, params, 2, 0);
+    LLVMValueRef args[2] = {lg_const_ptr(llvm, m->lg), m->ia};
+    LLVMValueRef id = LLVMBuildCall2(m->b, fty, lg_const_ptr(llvm, (const void *)lg_take_start),
+                                     args, 2, "start.id");
+    LLVMBuildBr(m->b, m->dispatch);
+    LLVMAddIncoming(m->dispatch_id, &id, &m->start, 1);
+    return true;
 }
 
 bool lg_build_entry(LgMethod *m)

@@ -147,3 +147,39 @@ uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args)
         lg_fatal("graph %s was not compiled", g->name ? g->name : "<anonymous>");
     return lg->call(args);
 }
+
+bool jg_llvm_can_start_at(JgLlvm *llvm, const JgGraph *g, uint32_t block)
+{
+    const LgGraph *lg = lg_graph_find(llvm, g);
+    return lg && lg->call && lg->growable && block < lg->ncompiled && lg->blocks[block].enterable;
+}
+
+uint64_t jg_llvm_call_at(JgLlvm *llvm, const JgGraph *g, uint32_t block, const uint64_t *slots)
+{
+    LgGraph *lg = lg_graph_find(llvm, g);
+    if (!jg_llvm_can_start_at(llvm, g, block))
+        lg_fatal("graph %s cannot be entered at block %u", g->name ? g->name : "<anonymous>",
+                 block);
+    lg->start_id = lg->blocks[block].id;
+    lg->start_n = g->blocks.items[block].nparams;
+    lg->start_slots = slots;
+    lg->start_pending = 1;
+    uint64_t *zeros = calloc(g->nparams ? g->nparams : 1, sizeof *zeros);
+    if (!zeros)
+        lg_fatal("out of memory");
+    uint64_t r = lg->call(zeros); /* the parameters are not read: the start is */
+    free(zeros);
+    return r;
+}
+
+uint32_t lg_take_start(LgGraph *lg, JgInputArgs *ia)
+{
+    /* the caller's slots hold the block's parameters as the evaluator's
+     * frame would (zero-extended), as InputArgs slots do */
+    if (lg->start_n > ia->capacity)
+        lg_fatal("graph %s: %u parameters to start at, %u slots", lg->graph->name, lg->start_n,
+                 ia->capacity);
+    memcpy(ia->slots, lg->start_slots, sizeof *ia->slots * lg->start_n);
+    lg->start_pending = 0;
+    return lg->start_id;
+}

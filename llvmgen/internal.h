@@ -73,6 +73,11 @@ typedef struct LgGraph {
     LgLazy **lazy;          /* per method id: its evaluation record, NULL for
                                methods compiled at once */
     uint32_t lazy_cap;
+    /* jg_llvm_call_at: the primary, entered while start_pending, goes to
+     * block id start_id with start_n slots copied from start_slots */
+    uint32_t start_pending;
+    uint32_t start_id, start_n;
+    const uint64_t *start_slots;
 } LgGraph;
 
 struct JgLlvm {
@@ -203,6 +208,7 @@ typedef struct LgMethod {
     LLVMValueRef area;          /* its address in this activation */
     LLVMValueRef ia;            /* the InputArgs pointer (growable graphs) */
     LLVMBasicBlockRef dispatch; /* growable primary: the dispatcher loop head */
+    LLVMBasicBlockRef start;    /* growable primary: the way in of jg_llvm_call_at */
     LLVMValueRef dispatch_id;   /* its phi */
     char *err;
     size_t errsize;
@@ -267,6 +273,10 @@ bool lg_build_entry(LgMethod *m);
  * through the dispatchers with this block id. */
 void lg_emit_exit(LgMethod *m, LLVMValueRef id);
 bool lg_build_call_wrapper(JgLlvm *llvm, LgGraph *lg, LLVMModuleRef mod, LLVMValueRef primary);
+
+/* Called by a growable primary entered with a start pending: fills the
+ * activation's slots and returns the block id to dispatch. */
+uint32_t lg_take_start(LgGraph *lg, JgInputArgs *ia);
 
 /* ---- areas.c ---- */
 

@@ -94,12 +94,26 @@ void jg_llvm_free(JgLlvm *llvm);
  * method whose block 0 is the first new block). */
 bool jg_llvm_compile(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize);
 
+/* The same for the blocks before `hi` only: a host that compiled the
+ * graph's growth in steps elsewhere (the baseline tier) replays its steps,
+ * so that each loop lands in a method of its own, as it would have. */
+bool jg_llvm_compile_to(JgLlvm *llvm, JgGraph *g, uint32_t hi, char *err, size_t errsize);
+
 /* The primary method of `g` (compiled): call it with the graph's parameters. */
 void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g);
 
 /* Calls the primary method of `g` with its parameters as 64-bit slots and
  * returns its result (bits). */
 uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
+
+/* Whether compiled `g` can be entered at `block` (jg_llvm_call_at): a
+ * block of the primary a dispatcher can enter, in a graph with one. */
+bool jg_llvm_can_start_at(JgLlvm *llvm, const JgGraph *g, uint32_t block);
+
+/* Runs compiled `g` from `block` rather than from its entry, with the
+ * block's parameters in `slots` (as the evaluator's frame holds them):
+ * how a lower tier hands a running loop over. Returns the graph's result. */
+uint64_t jg_llvm_call_at(JgLlvm *llvm, const JgGraph *g, uint32_t block, const uint64_t *slots);
 
 const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm);
 
@@ -120,7 +134,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 2u
+#define JG_BACKEND_ABI 3u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */
@@ -130,7 +144,10 @@ typedef struct JgBackend {
     JgLlvm *(*create)(const JgLlvmOptions *options, bool warm_up, char *err, size_t errsize);
     void (*destroy)(JgLlvm *llvm);
     bool (*compile)(JgLlvm *llvm, JgGraph *g, char *err, size_t errsize);
+    bool (*compile_to)(JgLlvm *llvm, JgGraph *g, uint32_t hi, char *err, size_t errsize);
     uint64_t (*call)(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
+    bool (*can_start_at)(JgLlvm *llvm, const JgGraph *g, uint32_t block);
+    uint64_t (*call_at)(JgLlvm *llvm, const JgGraph *g, uint32_t block, const uint64_t *slots);
     const JgLlvmStats *(*stats)(const JgLlvm *llvm);
     /* the frontend's bitcode reader (frontend/module.h), for hosts that
      * hand the driver bitcode instead of a graph image */

@@ -58,5 +58,11 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value)
         lg_fatal("flexswitch of a graph that was not compiled");
     int64_t i = jg_flexswitch_lookup(fs, value);
     uint32_t target = i >= 0 ? fs->targets[i] : miss(llvm, lg, fs, value);
+    if (target >= lg->ncompiled && target < fs->graph->blocks.count) {
+        /* a case another tier (the baseline backend) added */
+        char err[512];
+        if (!jg_llvm_compile(llvm, fs->graph, err, sizeof err))
+            lg_fatal("%s", err);
+    }
     return target_id(lg, target);
 }

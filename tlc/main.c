@@ -75,13 +75,18 @@ const char tlc_run_options_help[] =
     "                   then. 0: every frame through the engine from its start.\n"
     "                   Default: 1000 for jit; 0 for pe and graphs, and with\n"
     "                   --dump or --dot\n"
+    "  --tier-up=MS     engine jit, tiered: residual code first runs as baseline\n"
+    "                   code (x86-64 generated directly, no LLVM); LLVM starts\n"
+    "                   on another thread after MS/2 milliseconds of it and takes\n"
+    "                   over at MS (default 40); 0: LLVM from the start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
 static TlcUsage run_usage = {
     "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
-    "               [--jit-threshold=T] [--dot FILE] [--no-virtuals] [--stats] FILE [N]\n"
+    "               [--jit-threshold=T] [--tier-up=MS] [--dot FILE] [--no-virtuals] [--stats]\n"
+    "               FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -294,7 +299,7 @@ int tlc_parse_int64(const char *s, int64_t *out)
 
 void tlc_run_options_init(TlcRunOptions *o)
 {
-    *o = (TlcRunOptions){.engine = &engines[0], .jit_threshold = -1};
+    *o = (TlcRunOptions){.engine = &engines[0], .jit_threshold = -1, .driver.tier_up_ms = -1};
 }
 
 int64_t tlc_default_jit_threshold(const TlcRunOptions *o)
@@ -375,6 +380,11 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
         if (tlc_parse_int64(a + 16, &t) != 0 || t < 0)
             return bad_option(usage, cmd, "--jit-threshold takes a count >= 0, not '%s'", a + 16);
         o->jit_threshold = t;
+    } else if (strncmp(a, "--tier-up=", 10) == 0) {
+        int64_t t;
+        if (tlc_parse_int64(a + 10, &t) != 0 || t < 0)
+            return bad_option(usage, cmd, "--tier-up takes milliseconds >= 0, not '%s'", a + 10);
+        o->driver.tier_up_ms = t;
     } else if (strncmp(a, "--target=", 9) == 0) {
         o->driver.target = a + 9;
     } else if (strncmp(a, "--dot=", 6) == 0) {

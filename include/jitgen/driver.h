@@ -41,11 +41,22 @@ typedef struct JgDriverOptions {
                              portal through the driver only for what got hot:
                              the jit engine starts LLVM at the first call
                              instead of beside jg_driver_new */
+    /* the jit engine, tiered: residual code runs first as baseline code
+     * (baseline/, no LLVM), and LLVM takes a graph over once baseline code
+     * has run this many milliseconds (LLVM starting on another thread at
+     * half of it); 0: LLVM from the start; < 0: JG_TIER_UP_DEFAULT_MS. On
+     * hosts without the baseline backend, 0. */
+    int64_t tier_up_ms;
     const char *backend_path; /* the LLVM backend library (libjitgen-llvm.so),
                                  opened when LLVM is first needed; NULL: the
                                  environment's JITGEN_BACKEND, else the file
                                  beside the running executable */
 } JgDriverOptions;
+
+/* Baseline time before LLVM takes over (JgDriverOptions.tier_up_ms): about
+ * what starting LLVM and its first compilation cost, so that a run pays at
+ * most about twice what the better tier alone would have. */
+#define JG_TIER_UP_DEFAULT_MS 40
 
 typedef struct JgDriver JgDriver;
 
