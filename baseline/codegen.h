@@ -36,6 +36,8 @@ typedef struct Codegen {
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
     uint32_t current; /* the block being lowered */
+    bool *fused;      /* per local block: its last op, an ICMP only its BRANCH
+                         reads, becomes the branch's compare (homes.c) */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;

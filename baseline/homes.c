@@ -442,7 +442,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
     /* homes for the whole method, leaving some registers to the values
      * that live inside one block */
     uint32_t r = 0, nglobal = k->rows ? NHOME_REGS - 3 : NHOME_REGS;
-    for (; r < (getenv("BL_NOREGS") ? 0 : nglobal); r++) {
+    for (; r < nglobal; r++) {
         uint32_t best = NONE;
         for (uint32_t i = 0; i < k->n; i++)
             if (find(k, i) == i && !(k->rows && k->local[i]) && weight[i] > 2 &&
@@ -454,8 +454,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             c->reg[k->value[m]] = (uint8_t)bl_home_regs[r];
         c->reg_value[r] = k->value[best];
     }
-    if (!getenv("BL_NOREGS"))
-        assign_locals(c, k, bl_home_regs + r, NHOME_REGS - r);
+    assign_locals(c, k, bl_home_regs + r, NHOME_REGS - r);
 }
 
 /* The ALLOCA area, the scratch space of calls and the frame capacity, and
@@ -470,7 +469,8 @@ static bool scan(Codegen *c, Classes *k)
                 add_value(k, bl->params[i]);
         for (uint32_t i = 0; i < bl->ops.count; i++) {
             const JgOp *op = &bl->ops.items[i];
-            add_value(k, op->result);
+            if (op->result && c->alias[op->result] == op->result)
+                add_value(k, op->result);
             if (op->opcode == JG_OP_ALLOCA && op->result) {
                 uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
                 c->alloca_at[op->result] = c->area_bytes;
@@ -497,6 +497,72 @@ static bool scan(Codegen *c, Classes *k)
     return true;
 }
 
+/* Whether the lowering of `op` is a pure computation of its operands
+ * that a second identical op may take from the first. */
+static bool reusable(const JgOp *op)
+{
+    switch ((JgOpcode)op->opcode) {
+    case JG_OP_ADD:
+    case JG_OP_SUB:
+    case JG_OP_MUL:
+    case JG_OP_AND:
+    case JG_OP_OR:
+    case JG_OP_XOR:
+    case JG_OP_PTRADD:
+    case JG_OP_ICMP:
+    case JG_OP_SELECT:
+    case JG_OP_ZEXT:
+    case JG_OP_SEXT:
+    case JG_OP_TRUNC:
+        return op->result != 0;
+    default:
+        return false;
+    }
+}
+
+/* Local value numbering: an operation that repeats one a few ops earlier
+ * in its block, on the same values, is that op's result (partial
+ * evaluation repeats the interpreter's checks). */
+static void reuse_results(Codegen *c)
+{
+    const JgGraph *g = c->g;
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            const JgOp *op = &bk->ops.items[i];
+            if (!reusable(op))
+                continue;
+            for (uint32_t j = i > 16 ? i - 16 : 0; j < i; j++) {
+                const JgOp *o = &bk->ops.items[j];
+                bool same = o->opcode == op->opcode && o->type == op->type &&
+                            o->pred == op->pred && o->nargs == op->nargs &&
+                            c->alias[o->result] == o->result;
+                for (uint32_t a = 0; same && a < op->nargs; a++)
+                    same = bl_resolve(c, o->args[a]) == bl_resolve(c, op->args[a]);
+                if (same) {
+                    c->alias[op->result] = o->result;
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/* Blocks ending with a branch on a comparison that is their last op and
+ * that nothing else reads: the branch compares itself (method.c). */
+static void find_fused(Codegen *c, const Classes *k)
+{
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &c->g->blocks.items[b];
+        if (!k->rows || bk->term.kind != JG_TERM_BRANCH || !bk->ops.count)
+            continue;
+        const JgOp *last = &bk->ops.items[bk->ops.count - 1];
+        uint32_t x = last->result ? k->index[last->result] : NONE;
+        c->fused[b - c->lo] = last->opcode == JG_OP_ICMP && x != NONE && k->local[x] &&
+                              bl_resolve(c, bk->term.value) == last->result;
+    }
+}
+
 static void free_classes(Classes *k)
 {
     free(k->index);
@@ -516,8 +582,8 @@ bool bl_assign_homes(Codegen *c)
     Preds preds;
     if (!find_preds(c, &preds))
         return bl_cg_fail(c, "out of memory");
-    if (!getenv("BL_NOALIAS"))
-        find_aliases(c, &preds);
+    reuse_results(c);
+    find_aliases(c, &preds);
     free(preds.start);
     free(preds.in);
     Classes k = {0};
@@ -542,8 +608,10 @@ bool bl_assign_homes(Codegen *c)
         }
         k.words = (k.n + 63) / 64;
         find_loops(c, hot);
-        if (k.n <= MAX_COALESCED && !getenv("BL_NOCOALESCE") && find_interference(c, &k))
+        if (k.n <= MAX_COALESCED && find_interference(c, &k)) {
             coalesce(c, &k, hot);
+            find_fused(c, &k);
+        }
         /* a slot per class */
         for (uint32_t i = 0; i < k.n; i++)
             if (find(&k, i) == i)

@@ -181,44 +181,65 @@ static X64Cond int_condition(JgPred p)
     return conds[p];
 }
 
-static void lower_icmp(Codegen *c, const JgOp *op)
+/* Whether v is a constant that a sign-extended 32-bit immediate gives as
+ * the 64-bit operand the operation sees (zero-extended, or sign-extended
+ * from `t` when `signed_operand`). */
+static bool immediate(const Codegen *c, JgVal v, JgType t, bool signed_operand, int32_t *imm)
+{
+    v = bl_resolve(c, v);
+    if (!v || !jg_is_const(c->g, v))
+        return false;
+    const JgValueInfo *info = jg_value(c->g, v);
+    uint64_t bits = jg_truncate_bits((JgType)info->type, info->bits);
+    int64_t x = signed_operand ? jg_sign_extend(t, bits) : (int64_t)bits;
+    if (x < INT32_MIN || x > INT32_MAX)
+        return false;
+    *imm = (int32_t)x;
+    return true;
+}
+
+/* Sets the flags of the comparison `op` (rax, rcx are clobbered). */
+static void compare(Codegen *c, const JgOp *op)
 {
     JgType t = jg_value_type(c->g, op->args[0]);
+    bool is_signed = op->pred >= JG_SGT && op->pred <= JG_SLE;
+    int32_t imm;
     load_value(c, X64_RAX, op->args[0]);
-    load_value(c, X64_RCX, op->args[1]);
-    if (op->pred >= JG_SGT && op->pred <= JG_SLE) {
+    if (is_signed)
         sign_extend(c, X64_RAX, t);
-        sign_extend(c, X64_RCX, t);
+    if (immediate(c, op->args[1], t, is_signed, &imm)) {
+        x64_alu_ri(&c->buf, X64_CMP, X64_RAX, imm);
+        return;
     }
+    load_value(c, X64_RCX, op->args[1]);
+    if (is_signed)
+        sign_extend(c, X64_RCX, t);
     x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
+}
+
+static void lower_icmp(Codegen *c, const JgOp *op)
+{
+    compare(c, op);
     x64_setcc(&c->buf, int_condition((JgPred)op->pred), X64_RAX);
     store_result(c, op->result, X64_RAX);
 }
 
 static void lower_binary(Codegen *c, const JgOp *op)
 {
+    static const X64Alu alu[JG_OP__COUNT] = {
+        [JG_OP_ADD] = X64_ADD, [JG_OP_PTRADD] = X64_ADD, [JG_OP_SUB] = X64_SUB,
+        [JG_OP_AND] = X64_AND, [JG_OP_OR] = X64_OR,      [JG_OP_XOR] = X64_XOR,
+    };
+    int32_t imm;
     load_value(c, X64_RAX, op->args[0]);
-    load_value(c, X64_RCX, op->args[1]);
-    switch (op->opcode) {
-    case JG_OP_ADD:
-    case JG_OP_PTRADD:
-        x64_alu_rr(&c->buf, X64_ADD, X64_RAX, X64_RCX);
-        break;
-    case JG_OP_SUB:
-        x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RCX);
-        break;
-    case JG_OP_AND:
-        x64_alu_rr(&c->buf, X64_AND, X64_RAX, X64_RCX);
-        break;
-    case JG_OP_OR:
-        x64_alu_rr(&c->buf, X64_OR, X64_RAX, X64_RCX);
-        break;
-    case JG_OP_XOR:
-        x64_alu_rr(&c->buf, X64_XOR, X64_RAX, X64_RCX);
-        break;
-    default: /* JG_OP_MUL */
+    if (op->opcode == JG_OP_MUL) {
+        load_value(c, X64_RCX, op->args[1]);
         x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
-        break;
+    } else if (immediate(c, op->args[1], JG_I64, false, &imm)) {
+        x64_alu_ri(&c->buf, alu[op->opcode], X64_RAX, imm);
+    } else {
+        load_value(c, X64_RCX, op->args[1]);
+        x64_alu_rr(&c->buf, alu[op->opcode], X64_RAX, X64_RCX);
     }
     normalize(c, X64_RAX, (JgType)op->type);
     store_result(c, op->result, X64_RAX);
@@ -360,6 +381,8 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 
 static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
 {
+    if (op->result && c->alias[op->result] != op->result)
+        return; /* a repeat of an earlier op (homes.c) */
     switch ((JgOpcode)op->opcode) {
     case JG_OP_ADD:
     case JG_OP_SUB:
@@ -381,7 +404,10 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         x64_cmov(&c->buf, X64_E, X64_RAX, X64_RDX);
         store_result(c, op->result, X64_RAX);
         return;
-    case JG_OP_ZEXT:
+    case JG_OP_ZEXT: /* a normalized value is its zero-extension */
+        load_value(c, X64_RAX, op->args[0]);
+        store_result(c, op->result, X64_RAX);
+        return;
     case JG_OP_TRUNC:
     case JG_OP_PTRTOINT:
     case JG_OP_INTTOPTR:
@@ -644,9 +670,21 @@ static void lower_terminator(Codegen *c, uint32_t block)
         return;
     case JG_TERM_BRANCH: {
         uint32_t if_false = x64_label(&c->buf);
-        load_value(c, X64_RAX, t->value);
-        x64_alu_ri(&c->buf, X64_AND, X64_RAX, 1);
-        x64_jcc(&c->buf, X64_E, if_false);
+        const JgBlock *bk = &c->g->blocks.items[block];
+        if (c->fused[block - c->lo]) { /* the comparison is this block's last op */
+            const JgOp *cmp = &bk->ops.items[bk->ops.count - 1];
+            compare(c, cmp);
+            x64_jcc(&c->buf, (X64Cond)(int_condition((JgPred)cmp->pred) ^ 1), if_false);
+        } else {
+            JgVal v = bl_resolve(c, t->value);
+            X64Reg r = X64_RAX;
+            if (v && !jg_is_const(c->g, v) && c->reg[v] != NO_REG)
+                r = (X64Reg)c->reg[v]; /* booleans are 0 or 1 */
+            else
+                load_value(c, X64_RAX, t->value);
+            x64_test_rr(&c->buf, r, r);
+            x64_jcc(&c->buf, X64_E, if_false);
+        }
         emit_link(c, &t->links[0]);
         x64_place(&c->buf, if_false);
         emit_link(c, &t->links[1]);
@@ -773,7 +811,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.labels = malloc(sizeof *c.labels * (hi - lo));
     c.reg = malloc(g->values.count);
     c.alias = malloc(sizeof *c.alias * g->values.count);
-    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias;
+    c.fused = calloc(hi - lo, sizeof *c.fused);
+    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
@@ -788,7 +827,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
             x64_place(&c.buf, c.labels[b - lo]);
             const JgBlock *bk = &g->blocks.items[b];
             c.current = b;
-            for (uint32_t i = 0; i < bk->ops.count && !c.failed; i++)
+            uint32_t nops = bk->ops.count - (c.fused[b - lo] ? 1 : 0);
+            for (uint32_t i = 0; i < nops && !c.failed; i++)
                 lower_op(&c, b, &bk->ops.items[i]);
             lower_terminator(&c, b);
         }
@@ -818,5 +858,6 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.reg);
     free(c.alias);
     free(c.exits);
+    free(c.fused);
     return ok;
 }
