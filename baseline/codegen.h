@@ -10,8 +10,9 @@
 #define SLOTS_AT (-48) /* rbp offset of slot 0 */
 #define NO_REG 0xff
 
-/* Registers that can be homes: callee-saved first (no saving around
- * calls), then caller-saved. rax, rcx, rdx are the operations' scratch. */
+/* Registers that can be homes: callee-saved first (the only ones for values
+ * live across a call), then caller-saved. rax, rcx, rdx are the operations'
+ * scratch. */
 #define NHOME_REGS 9
 #define NCALLEE_SAVED 3
 extern const X64Reg bl_home_regs[NHOME_REGS];
@@ -29,8 +30,6 @@ typedef struct Codegen {
     int32_t *home;               /* per value: rbp offset of its slot, 0: none */
     uint8_t *reg;                /* per value: its register home, NO_REG: its slot */
     JgVal *alias;                /* per value: the value it is (itself, for most) */
-    JgVal reg_value[NHOME_REGS]; /* per home register: a value living there, 0: unused */
-    bool in_call;        /* caller-saved homes are in their slots (a call is being set up) */
     uint32_t *alloca_at; /* per value (ALLOCA results): offset in the area */
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;

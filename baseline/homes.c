@@ -11,6 +11,7 @@
  *   - registers: the classes of values used most, counting uses inside
  *     loops (approximated by block index) more, live in a register for the
  *     whole method; the others in an 8-byte stack slot each. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,8 @@ const X64Reg bl_home_regs[NHOME_REGS] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64
 /* Methods with more values are not coalesced (the interference matrix
  * grows with the square). */
 #define MAX_COALESCED 4096u
+/* Classes considered for registers, heaviest first. */
+#define MAX_COLORED 512u
 #define NONE UINT32_MAX
 
 /* Incoming control-flow links of the method's blocks: those of local
@@ -141,6 +144,7 @@ typedef struct Classes {
     uint32_t words;  /* of a bit set over the numbers */
     uint64_t *rows;  /* per root: what its members interfere with (NULL: no coalescing) */
     bool *local;     /* per number: an operation result not live out of its block */
+    uint64_t *crosses; /* bit set: live across a call (or an ALLOCA's rep stosb) */
 } Classes;
 
 static uint32_t find(Classes *k, uint32_t i)
@@ -237,6 +241,9 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
         if (record)
             interfere(k, r, live);
         set_remove(live, r);
+        if (record && bl_op_calls(op)) /* what lives on after a call */
+            for (uint32_t w = 0; w < k->words; w++)
+                k->crosses[w] |= live[w];
         for (uint32_t a = 0; a < op->nargs; a++)
             set_add(live, number(c, k, op->args[a]));
     }
@@ -253,11 +260,14 @@ static bool find_interference(const Codegen *c, Classes *k)
     uint64_t *live_in = calloc((size_t)n * k->words, sizeof *live_in);
     uint64_t *live = malloc(sizeof *live * k->words);
     k->rows = calloc((size_t)k->n * k->words, sizeof *k->rows);
-    if (!live_in || !live || !k->rows) {
+    k->crosses = calloc(k->words ? k->words : 1, sizeof *k->crosses);
+    if (!live_in || !live || !k->rows || !k->crosses) {
         free(live_in);
         free(live);
         free(k->rows);
+        free(k->crosses);
         k->rows = NULL;
+        k->crosses = NULL;
         return false;
     }
     for (bool changed = true; changed;) {
@@ -353,80 +363,21 @@ static void count_use(const Codegen *c, Classes *k, uint64_t *weight, JgVal v, b
         weight[find(k, i)] += hot ? 16 : 1;
 }
 
-/* Whether op i of `bk` reads number x (through aliases). */
-static bool reads(const Codegen *c, const Classes *k, const JgOp *op, uint32_t x)
-{
-    for (uint32_t a = 0; a < op->nargs; a++)
-        if (number(c, k, op->args[a]) == x)
-            return true;
-    return false;
-}
-
-static bool term_reads(const Codegen *c, const Classes *k, const JgTerm *t, uint32_t x)
-{
-    if (number(c, k, t->value) == x)
-        return true;
-    if (t->kind == JG_TERM_FLEXSWITCH) {
-        const JgFlexswitch *fs = t->flex;
-        for (uint32_t i = 0; fs && i < fs->nlive; i++)
-            if (number(c, k, fs->live[i]) == x)
-                return true;
-    }
-    return false;
-}
-
-/* Values that live inside one block (operation results not live out of it,
- * with no call from their definition to their last use) get a register of
- * `pool` for just that stretch: greedily, in the order of the block. */
-static void assign_locals(Codegen *c, const Classes *k, const X64Reg *pool, uint32_t npool)
-{
-    if (!k->rows || !npool)
-        return;
-    const JgGraph *g = c->g;
-    for (uint32_t b = c->lo; b < c->hi; b++) {
-        const JgBlock *bk = &g->blocks.items[b];
-        uint32_t busy_until[NHOME_REGS]; /* per pool register: last use of its value + 1 */
-        memset(busy_until, 0, sizeof busy_until);
-        for (uint32_t i = 0; i < bk->ops.count; i++) {
-            const JgOp *op = &bk->ops.items[i];
-            uint32_t x = op->result ? k->index[op->result] : NONE;
-            if (x == NONE || !k->local[x])
-                continue;
-            /* its last use, and whether a call comes first */
-            uint32_t last = i;
-            bool calls = false, used = false;
-            for (uint32_t j = i + 1; j < bk->ops.count; j++)
-                if (reads(c, k, &bk->ops.items[j], x)) {
-                    last = j;
-                    used = true;
-                }
-            if (term_reads(c, k, &bk->term, x)) {
-                last = bk->ops.count;
-                used = true;
-            }
-            for (uint32_t j = i + 1; j <= last && j < bk->ops.count; j++)
-                calls = calls || bl_op_calls(&bk->ops.items[j]);
-            if (calls || !used)
-                continue;
-            for (uint32_t r = 0; r < npool; r++)
-                if (busy_until[r] <= i) {
-                    c->reg[op->result] = (uint8_t)pool[r];
-                    busy_until[r] = last + (last == i ? 1 : 0);
-                    break;
-                }
-        }
-    }
-}
-
-/* The classes used most get the home registers. */
+/* Registers by greedy coloring of the interference between classes: the
+ * heaviest class first (uses, those in loops counting 16), each taking the
+ * first register no interfering class holds; classes live across a call
+ * only callee-saved ones. Without interference (a method too big), every
+ * value stays in its slot. */
 static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *weight)
 {
     const JgGraph *g = c->g;
+    if (!k->rows)
+        return;
+    /* what reads or writes a home: operations, and the moves of links
+     * between different classes (a coalesced link moves nothing) */
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bk = &g->blocks.items[b];
         bool h = hot[b - c->lo];
-        for (uint32_t i = 0; i < bk->nparams; i++)
-            count_use(c, k, weight, bk->params[i], h);
         for (uint32_t i = 0; i < bk->ops.count; i++) {
             const JgOp *op = &bk->ops.items[i];
             count_use(c, k, weight, op->result, h);
@@ -435,26 +386,77 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
         }
         const JgTerm *t = &bk->term;
         count_use(c, k, weight, t->value, h);
-        for (uint32_t l = 0; l < t->nlinks; l++)
-            for (uint32_t a = 0; a < t->links[l].nargs; a++)
-                count_use(c, k, weight, t->links[l].args[a], h);
+        for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+            const JgLink *link = &t->links[l];
+            bool inside = bl_internal(c, link->target);
+            const JgBlock *target = &g->blocks.items[link->target];
+            for (uint32_t a = 0; a < link->nargs; a++) {
+                uint32_t x = number(c, k, link->args[a]);
+                uint32_t p = inside && a < target->nparams ? k->index[target->params[a]] : NONE;
+                if (x != NONE && p != NONE && find(k, x) == find(k, p))
+                    continue;
+                count_use(c, k, weight, link->args[a], h);
+                if (p != NONE)
+                    count_use(c, k, weight, target->params[a], h);
+            }
+        }
     }
-    /* homes for the whole method, leaving some registers to the values
-     * that live inside one block */
-    uint32_t r = 0, nglobal = k->rows ? NHOME_REGS - 3 : NHOME_REGS;
-    for (; r < nglobal; r++) {
-        uint32_t best = NONE;
-        for (uint32_t i = 0; i < k->n; i++)
-            if (find(k, i) == i && !(k->rows && k->local[i]) && weight[i] > 2 &&
-                c->reg[k->value[i]] == NO_REG && (best == NONE || weight[i] > weight[best]))
-                best = i;
-        if (best == NONE)
-            break;
-        for (uint32_t m = best; m != NONE; m = k->next[m])
-            c->reg[k->value[m]] = (uint8_t)bl_home_regs[r];
-        c->reg_value[r] = k->value[best];
+    /* the roots, heaviest first */
+    uint32_t nroots = 0;
+    uint32_t *order = malloc(sizeof *order * (k->n ? k->n : 1));
+    uint32_t *color = malloc(sizeof *color * (k->n ? k->n : 1));
+    if (!order || !color) {
+        free(order);
+        free(color);
+        return; /* no registers: slower code, the same results */
     }
-    assign_locals(c, k, bl_home_regs + r, NHOME_REGS - r);
+    for (uint32_t i = 0; i < k->n; i++)
+        if (find(k, i) == i && weight[i] > 0)
+            order[nroots++] = i;
+    for (uint32_t i = 1; i < nroots; i++) { /* insertion sort: stable, few roots */
+        uint32_t x = order[i], j = i;
+        for (; j > 0 && weight[order[j - 1]] < weight[x]; j--)
+            order[j] = order[j - 1];
+        order[j] = x;
+    }
+    if (nroots > MAX_COLORED)
+        nroots = MAX_COLORED; /* the lightest stay in slots: coloring is quadratic */
+    for (uint32_t i = 0; i < nroots; i++) {
+        uint32_t root = order[i];
+        bool crosses = false;
+        for (uint32_t m = root; m != NONE && !crosses; m = k->next[m])
+            crosses = set_has(k->crosses, m);
+        uint32_t limit = crosses ? NCALLEE_SAVED : NHOME_REGS;
+        color[i] = NONE;
+        for (uint32_t r = 0; r < limit && color[i] == NONE; r++) {
+            bool taken = false;
+            for (uint32_t j = 0; j < i && !taken; j++)
+                taken = color[j] == r && classes_interfere(k, root, order[j]);
+            if (!taken)
+                color[i] = r;
+        }
+        if (color[i] == NONE)
+            continue;
+        for (uint32_t m = root; m != NONE; m = k->next[m])
+            c->reg[k->value[m]] = (uint8_t)bl_home_regs[color[i]];
+    }
+    if (getenv("BL_DEBUG_REGS")) {
+        uint32_t ncross = 0, ncolored = 0;
+        for (uint32_t i = 0; i < nroots; i++) {
+            bool cr = false;
+            for (uint32_t m = order[i]; m != NONE; m = k->next[m])
+                cr = cr || set_has(k->crosses, m);
+            ncross += cr;
+            ncolored += color[i] != NONE;
+            if (i < 12)
+                fprintf(stderr, "  root v%u w=%llu cross=%d color=%d\n", k->value[order[i]],
+                        (unsigned long long)weight[order[i]], cr, (int)color[i]);
+        }
+        fprintf(stderr, "method %u: %u values, %u roots, %u cross, %u colored\n", c->method, k->n,
+                nroots, ncross, ncolored);
+    }
+    free(order);
+    free(color);
 }
 
 /* The ALLOCA area, the scratch space of calls and the frame capacity, and
@@ -462,6 +464,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
 static bool scan(Codegen *c, Classes *k)
 {
     const JgGraph *g = c->g;
+    c->nscratch = 3; /* the operands of helper calls (method.c, stage) */
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bl = &g->blocks.items[b];
         for (uint32_t i = 0; i < bl->nparams; i++)
@@ -571,6 +574,7 @@ static void free_classes(Classes *k)
     free(k->next);
     free(k->rows);
     free(k->local);
+    free(k->crosses);
 }
 
 bool bl_assign_homes(Codegen *c)

@@ -49,30 +49,6 @@ static unsigned type_size(JgType t)
 
 /* ---- values ---- */
 
-static bool is_caller_saved(X64Reg r)
-{
-    return r != X64_R13 && r != X64_R14 && r != X64_R15;
-}
-
-/* Before a call: the caller-saved homes go to their slots, and operands are
- * read from there (argument registers are being overwritten). */
-static void call_begin(Codegen *c)
-{
-    for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
-        if (c->reg_value[r])
-            x64_store(&c->buf, 8, X64_RBP, c->home[c->reg_value[r]], bl_home_regs[r]);
-    c->in_call = true;
-}
-
-/* After it: the caller-saved homes come back (rax, the result, is kept). */
-static void call_end(Codegen *c)
-{
-    for (uint32_t r = NCALLEE_SAVED; r < NHOME_REGS; r++)
-        if (c->reg_value[r])
-            x64_load(&c->buf, 8, bl_home_regs[r], X64_RBP, c->home[c->reg_value[r]]);
-    c->in_call = false;
-}
-
 /* reg = value v (normalized bits) */
 static void load_value(Codegen *c, X64Reg reg, JgVal v)
 {
@@ -90,10 +66,9 @@ static void load_value(Codegen *c, X64Reg reg, JgVal v)
         bl_cg_fail(c, "v%u is used in block %u but not defined in this method", v, info->block);
         return;
     }
-    X64Reg home = (X64Reg)c->reg[v];
-    if (c->reg[v] != NO_REG && !(c->in_call && is_caller_saved(home))) {
-        if (home != reg)
-            x64_mov_rr(&c->buf, reg, home);
+    if (c->reg[v] != NO_REG) {
+        if (c->reg[v] != reg)
+            x64_mov_rr(&c->buf, reg, (X64Reg)c->reg[v]);
         return;
     }
     x64_load(&c->buf, 8, reg, X64_RBP, c->home[v]);
@@ -110,6 +85,19 @@ static void store_result(Codegen *c, JgVal v, X64Reg reg)
         return;
     }
     x64_store(&c->buf, 8, X64_RBP, c->home[v], reg);
+}
+
+/* The operands of a call, staged at [rsp + 8i] before any argument
+ * register is written (a value may live in one). */
+static void stage(Codegen *c, uint32_t i, JgVal v)
+{
+    load_value(c, X64_RAX, v);
+    x64_store(&c->buf, 8, X64_RSP, 8 * (int32_t)i, X64_RAX);
+}
+
+static void unstage(Codegen *c, X64Reg reg, uint32_t i)
+{
+    x64_load(&c->buf, 8, reg, X64_RSP, 8 * (int32_t)i);
 }
 
 /* reg = its low bits of type t, zero-extended (the slot invariant) */
@@ -162,12 +150,12 @@ static void sign_extend(Codegen *c, X64Reg reg, JgType t)
 static void arith_call(Codegen *c, const JgOp *op)
 {
     static const X64Reg regs[3] = {X64_RSI, X64_RDX, X64_RCX};
-    call_begin(c);
     for (uint32_t i = 0; i < 3; i++)
-        load_value(c, regs[i], i < op->nargs ? op->args[i] : 0);
+        stage(c, i, i < op->nargs ? op->args[i] : 0);
+    for (uint32_t i = 0; i < 3; i++)
+        unstage(c, regs[i], i);
     x64_mov_ri(&c->buf, X64_RDI, bl_arith_desc(op, jg_value_type(c->g, op->args[0])));
     x64_call_abs(&c->buf, (const void *)bl_arith);
-    call_end(c);
     store_result(c, op->result, X64_RAX);
 }
 
@@ -252,13 +240,12 @@ static void lower_alloca(Codegen *c, const JgOp *op)
     x64_lea(&c->buf, X64_RAX, AREA, at);
     store_result(c, op->result, X64_RAX);
     if (size) { /* zeroed each time it runs, as the evaluator does; rep
-                   stosb takes rdi and rcx, saved as around a call */
-        call_begin(c);
+                   stosb takes rdi and rcx: no value lives there across an
+                   ALLOCA (bl_op_calls) */
         x64_lea(&c->buf, X64_RDI, AREA, at);
         x64_mov_ri(&c->buf, X64_RCX, size);
         x64_mov_ri(&c->buf, X64_RAX, 0);
         x64_rep_stosb(&c->buf);
-        call_end(c);
     }
 }
 
@@ -298,7 +285,6 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
     }
     const JgGraph *callee = op->callee;
     uint32_t n = op->nargs - 1;
-    call_begin(c);
     if (callee && (callee->flags & JG_FLAG_PORTAL)) {
         if (!bl->options.portal_call) {
             bl_cg_fail(c, "a portal call, but the options have no portal_call function");
@@ -330,16 +316,20 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
         }
         if (simple_call(c, op)) {
             static const X64Reg regs[6] = {X64_RDI, X64_RSI, X64_RDX, X64_RCX, X64_R8, X64_R9};
-            if (constant)
-                x64_mov_ri(&c->buf, X64_R11, addr);
-            else
-                load_value(c, X64_R11, f);
+            for (uint32_t i = 0; i < n; i++)
+                stage(c, i, op->args[i + 1]);
+            if (!constant)
+                stage(c, n, f);
             for (uint32_t i = 0; i < n; i++) {
                 JgType t = jg_value_type(c->g, op->args[i + 1]);
-                load_value(c, regs[i], op->args[i + 1]);
+                unstage(c, regs[i], i);
                 if (t == JG_I8 || t == JG_I16) /* C's promotion, as the LLVM backend passes them */
                     sign_extend(c, regs[i], t);
             }
+            if (constant)
+                x64_mov_ri(&c->buf, X64_R11, addr);
+            else
+                unstage(c, X64_R11, n);
             x64_call_reg(&c->buf, X64_R11);
         } else {
             BlCallDesc *d = calloc(1, sizeof *d + sizeof(JgType) * (n ? n : 1));
@@ -356,11 +346,13 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             d->next = c->bg->calls;
             c->bg->calls = d;
             spill_args(c, op);
+            if (!constant)
+                stage(c, n, f);
             x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)d);
             if (constant)
                 x64_mov_ri(&c->buf, X64_RSI, 0);
             else
-                load_value(c, X64_RSI, f);
+                unstage(c, X64_RSI, n);
             x64_mov_rr(&c->buf, X64_RDX, X64_RSP);
             x64_call_abs(&c->buf, (const void *)bl_call_ffi);
         }
@@ -368,11 +360,9 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
             x64_mov_ri(&c->buf, X64_RSI, block);
             x64_call_abs(&c->buf, (const void *)bl_noreturn_returned);
-            c->in_call = false;
             return;
         }
     }
-    call_end(c);
     if (op->result && op->type != JG_VOID) {
         normalize(c, X64_RAX, (JgType)op->type);
         store_result(c, op->result, X64_RAX);
@@ -438,13 +428,13 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         return;
     case JG_OP_MEMCPY:
     case JG_OP_MEMSET:
-        call_begin(c);
-        load_value(c, X64_RDI, op->args[0]);
-        load_value(c, X64_RSI, op->args[1]);
-        load_value(c, X64_RDX, op->args[2]);
+        for (uint32_t i = 0; i < 3; i++)
+            stage(c, i, op->args[i]);
+        unstage(c, X64_RDI, 0);
+        unstage(c, X64_RSI, 1);
+        unstage(c, X64_RDX, 2);
         x64_call_abs(&c->buf, op->opcode == JG_OP_MEMCPY ? (const void *)bl_memmove
                                                          : (const void *)bl_memset);
-        call_end(c);
         return;
     case JG_OP_CALL:
         lower_call(c, block, op);
