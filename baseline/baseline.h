@@ -40,6 +40,10 @@ typedef struct JgBaselineOptions {
     int64_t budget;
     JgTierUpFn tier_up;
     void *tier_up_ctx;
+    /* called (with tier_up_ctx) before (begin) and after a flexswitch miss
+     * grows a graph, so that a host compiling graphs on another thread can
+     * keep it from reading one that grows; may be NULL */
+    void (*growing)(void *ctx, bool begin);
 } JgBaselineOptions;
 
 /* What a call of a graph counts against its budget. */

@@ -367,6 +367,8 @@ uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
         if (!fs->miss)
             bl_fatal("graph %s: flexswitch in block %u has no miss callback", graph_name(bg),
                      fs->block);
+        if (bl->options.growing)
+            bl->options.growing(bl->options.tier_up_ctx, true);
         target = fs->miss(fs->compiler, fs, value);
         if (target == UINT32_MAX)
             bl_fatal("graph %s: compiling the case %llu of the flexswitch in block %u failed",
@@ -374,6 +376,8 @@ uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
         char err[512];
         if (!jg_baseline_compile(bl, fs->graph, err, sizeof err))
             bl_fatal("%s", err);
+        if (bl->options.growing)
+            bl->options.growing(bl->options.tier_up_ctx, false);
         bl->stats.flexswitch_cases++;
     }
     if (target >= bg->ncompiled && target < fs->graph->blocks.count) {

@@ -7,6 +7,7 @@
 #include <dlfcn.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,10 +85,13 @@ struct JgBackendStart {
     bool warm_up;
     char *path;
     JgLlvmOptions options;
+    JgBackendJob job;
+    void *job_ctx;
     const JgBackend *backend;
     JgLlvm *llvm;
     double open_ms;
     char err[512];
+    atomic_bool done;
 };
 
 static void *start_session(void *arg)
@@ -96,10 +100,14 @@ static void *start_session(void *arg)
     s->backend = jg_backend_open(s->path, &s->open_ms, s->err, sizeof s->err);
     if (s->backend)
         s->llvm = s->backend->create(&s->options, s->warm_up, s->err, sizeof s->err);
+    if (s->llvm && s->job)
+        s->job(s->job_ctx, s->backend, s->llvm);
+    atomic_store(&s->done, true);
     return NULL;
 }
 
-JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options, bool warm_up)
+JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options,
+                                     bool warm_up, JgBackendJob job, void *job_ctx)
 {
     JgBackendStart *s = calloc(1, sizeof *s);
     if (!s)
@@ -110,8 +118,21 @@ JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options,
     }
     s->options = *options;
     s->warm_up = warm_up;
+    s->job = job;
+    s->job_ctx = job_ctx;
+    atomic_init(&s->done, false);
     s->threaded = pthread_create(&s->thread, NULL, start_session, s) == 0;
     return s;
+}
+
+JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options, bool warm_up)
+{
+    return jg_backend_start_job(path, options, warm_up, NULL, NULL);
+}
+
+bool jg_backend_ready(JgBackendStart *s)
+{
+    return !s || !s->threaded || atomic_load(&s->done);
 }
 
 JgLlvm *jg_backend_join(JgBackendStart *s, const JgBackend **backend, double *open_ms, char *err,

@@ -22,6 +22,15 @@ const JgBackend *jg_backend_open(const char *path, double *open_ms, char *err, s
 typedef struct JgBackendStart JgBackendStart;
 JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options, bool warm_up);
 
+/* The same, then `job` on that thread with the new session (a first
+ * compilation in the background). */
+typedef void (*JgBackendJob)(void *ctx, const JgBackend *backend, JgLlvm *llvm);
+JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options,
+                                     bool warm_up, JgBackendJob job, void *job_ctx);
+
+/* Whether a start (and its job) has finished: joining it will not wait. */
+bool jg_backend_ready(JgBackendStart *start);
+
 /* The result of a start, its memory freed: the session (NULL with a
  * message) and the table it belongs to; the milliseconds spent opening the
  * library are added to `*open_ms`. A NULL `start` reports "out of memory". */

@@ -4,6 +4,7 @@
  * engine. */
 #include "jitgen/driver.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,11 @@ struct JgDriver {
     double tier_t0;             /* the first hand-over to the baseline tier */
     int64_t tier_check;         /* back-edges until the next look at the clock */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
+    JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
+    JgResidual *tier_graph;
+    bool tier_ok;               /* how that compilation went */
+    char tier_err[512];
+    pthread_mutex_t grow_lock;  /* held by that compilation, and while a graph grows */
     double backend_open_ms;     /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
@@ -94,6 +100,7 @@ static uint64_t baseline_portal_call(void *ctx, const uint64_t *args)
 }
 
 static bool start_llvm_now(JgDriver *d, char *err, size_t errsize);
+static JgLlvmOptions backend_options(JgDriver *d);
 
 /* The residual graph record of `g`. */
 static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
@@ -109,46 +116,89 @@ static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
 #define TIER_CHECK_FIRST 1024
 #define TIER_CHECK_MAX (1 << 20)
 
-/* The jit engine's tier-up (baseline.h, JgTierUpFn), by the time baseline
- * code has run since the first hand-over: from half of `tier_up_ms` LLVM
- * starts on another thread, and at `tier_up_ms` it compiles the graph and
- * runs the rest of the activation from the loop header the code stopped at
- * (from the entry, for a call), and every later call of the graph.
- * JITGEN_TIER_UP_NOW=1 (tests) tiers up at the first back-edge. */
+/* Compiles residual graph `r` with LLVM as the baseline tier grew it (its
+ * methods' steps, so that each loop lands in an LLVM method of its own),
+ * then what grew since. */
+static bool compile_like_baseline(JgDriver *d, const JgBackend *backend, JgLlvm *llvm,
+                                  JgResidual *r, char *err, size_t errsize)
+{
+    uint32_t n = jg_baseline_methods(d->baseline, r->graph);
+    for (uint32_t m = 0; m < n; m++)
+        if (!backend->compile_to(llvm, r->graph, jg_baseline_method_end(d->baseline, r->graph, m),
+                                 err, errsize))
+            return false;
+    return backend->compile(llvm, r->graph, err, errsize);
+}
+
+/* The background job of a tier-up: LLVM compiles the graph while baseline
+ * code goes on running it; a flexswitch miss (which grows the graph) waits
+ * for the compilation to end (growing). */
+static void background_compile(void *ctx, const JgBackend *backend, JgLlvm *llvm)
+{
+    JgDriver *d = ctx;
+    pthread_mutex_lock(&d->grow_lock);
+    d->tier_ok = compile_like_baseline(d, backend, llvm, d->tier_graph, d->tier_err,
+                                       sizeof d->tier_err);
+    pthread_mutex_unlock(&d->grow_lock);
+}
+
+static void growing(void *ctx, bool begin)
+{
+    JgDriver *d = ctx;
+    if (begin)
+        pthread_mutex_lock(&d->grow_lock);
+    else
+        pthread_mutex_unlock(&d->grow_lock);
+}
+
+/* The jit engine's tier-up (baseline.h, JgTierUpFn). Once baseline code has
+ * run `tier_up_ms` since the first hand-over, LLVM starts on another thread
+ * and compiles the graph there; when it is done (looked at every few
+ * milliseconds), the activation goes on in LLVM's code from the loop header
+ * where the baseline code stopped (from the entry, for a call), and so do
+ * later calls of the graph. A graph that gets hot once LLVM runs is
+ * compiled at once. JITGEN_TIER_UP_NOW=1 (tests): at the first back-edge,
+ * waiting for LLVM. */
 static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
                     uint64_t *result, int64_t *budget)
 {
     JgDriver *d = ctx;
     char err[512];
-    double elapsed = now_ms() - d->tier_t0;
     d->tier_check = d->tier_check < TIER_CHECK_MAX ? 2 * d->tier_check : TIER_CHECK_MAX;
     *budget = d->tier_check;
-    if (!d->tier_now && elapsed < (double)d->tier_up_ms / 2)
-        return false;
-    if (!d->llvm && !d->llvm_start && !d->tier_now) {
-        jg_driver_prepare(d);
-        return false;
-    }
-    if (!d->tier_now && elapsed < (double)d->tier_up_ms)
-        return false;
     JgResidual *r = residual_of(d, g);
     if (!r) {
         *budget = INT64_MAX;
         return false;
     }
-    if (!d->llvm && !start_llvm_now(d, err, sizeof err))
-        fatal("LLVM could not start", err);
+    if (!d->llvm && !d->tier_start) {
+        if (!d->tier_now && now_ms() - d->tier_t0 < (double)d->tier_up_ms)
+            return false;
+        JgLlvmOptions lo = backend_options(d);
+        d->tier_graph = r;
+        d->tier_start =
+            jg_backend_start_job(d->options.backend_path, &lo, false, background_compile, d);
+        if (!d->tier_start)
+            fatal("LLVM could not start", "out of memory");
+    }
+    if (d->tier_start) {
+        if (!d->tier_now && !jg_backend_ready(d->tier_start))
+            return false;
+        d->llvm = jg_backend_join(d->tier_start, &d->backend, &d->backend_open_ms, err,
+                                  sizeof err);
+        d->tier_start = NULL;
+        if (!d->llvm)
+            fatal("LLVM could not start", err);
+        if (!d->tier_ok)
+            fatal("LLVM compilation failed", d->tier_err);
+        d->tier_graph->backend = d->llvm;
+    }
     if (r->backend != d->llvm) {
-        /* the baseline tier's steps, then what grew since */
-        uint32_t n = jg_baseline_methods(d->baseline, r->graph);
-        for (uint32_t m = 0; m < n; m++)
-            if (!d->backend->compile_to(d->llvm, r->graph,
-                                        jg_baseline_method_end(d->baseline, r->graph, m), err,
-                                        sizeof err))
-                fatal("LLVM compilation failed", err);
-        if (!d->backend->compile(d->llvm, r->graph, err, sizeof err))
+        if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err))
             fatal("LLVM compilation failed", err);
         r->backend = d->llvm;
+    } else if (!d->backend->compile(d->llvm, r->graph, err, sizeof err)) {
+        fatal("LLVM compilation failed", err); /* what grew meanwhile */
     }
     if (block == 0) {
         *result = d->backend->call(d->llvm, g, slots);
@@ -221,6 +271,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         return NULL;
     }
     d->options = *options;
+    pthread_mutex_init(&d->grow_lock, NULL);
     const char *verify = getenv("JITGEN_VERIFY");
     d->verify = verify && *verify && *verify != '0';
     /* the backend library is opened and LLVM starts (and warms up) on
@@ -272,6 +323,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
             bo.budget = d->tier_check;
             bo.tier_up = tier_up;
             bo.tier_up_ctx = d;
+            bo.growing = growing;
         }
         d->baseline = jg_baseline_new(&bo, err, errsize);
         if (!d->baseline) {
@@ -321,6 +373,11 @@ void jg_driver_free(JgDriver *d)
         d->llvm = jg_backend_join(d->llvm_start, &d->backend, &d->backend_open_ms, ignored,
                                   sizeof ignored);
     }
+    if (d->tier_start) {
+        char ignored[16];
+        d->llvm = jg_backend_join(d->tier_start, &d->backend, &d->backend_open_ms, ignored,
+                                  sizeof ignored);
+    }
     if (d->llvm)
         d->backend->destroy(d->llvm);
     jg_baseline_free(d->baseline);
@@ -328,7 +385,13 @@ void jg_driver_free(JgDriver *d)
     jg_bta_free(d->bta);
     jg_module_free(d->module);
     free(d->red_index);
+    pthread_mutex_destroy(&d->grow_lock);
     free(d);
+}
+
+bool jg_driver_idle(const JgDriver *d)
+{
+    return jg_backend_ready(d->llvm_start) && jg_backend_ready(d->tier_start);
 }
 
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)

@@ -76,9 +76,10 @@ const char tlc_run_options_help[] =
     "                   Default: 1000 for jit; 0 for pe and graphs, and with\n"
     "                   --dump or --dot\n"
     "  --tier-up=MS     engine jit, tiered: residual code first runs as baseline\n"
-    "                   code (x86-64 generated directly, no LLVM); LLVM starts\n"
-    "                   on another thread after MS/2 milliseconds of it and takes\n"
-    "                   over at MS (default 40); 0: LLVM from the start\n"
+    "                   code (x86-64 generated directly, no LLVM); after MS\n"
+    "                   milliseconds of it LLVM compiles the hot graph on another\n"
+    "                   thread and takes over when done (default 10); 0: LLVM\n"
+    "                   from the start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
@@ -470,6 +471,12 @@ static int cmd_run(int argc, char **argv)
         fprintf(stderr, "run.ms: %.3f\n", t1 - t0);
         if (with_driver)
             jg_driver_print_stats(tlc_engines_driver(), stderr);
+    }
+    if (with_driver && !jg_driver_idle(tlc_engines_driver())) {
+        /* LLVM is still starting for code that no longer runs: its thread
+         * would hold the exit (and the dynamic loader's lock) until done */
+        fflush(NULL);
+        _exit(status);
     }
     tlc_engines_shutdown();
     tlc_code_free(code);

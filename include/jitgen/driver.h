@@ -42,9 +42,9 @@ typedef struct JgDriverOptions {
                              the jit engine starts LLVM at the first call
                              instead of beside jg_driver_new */
     /* the jit engine, tiered: residual code runs first as baseline code
-     * (baseline/, no LLVM), and LLVM takes a graph over once baseline code
-     * has run this many milliseconds (LLVM starting on another thread at
-     * half of it); 0: LLVM from the start; < 0: JG_TIER_UP_DEFAULT_MS. On
+     * (baseline/, no LLVM); once it has run this many milliseconds, LLVM
+     * starts and compiles the hot graph on another thread, and takes over
+     * when done; 0: LLVM from the start; < 0: JG_TIER_UP_DEFAULT_MS. On
      * hosts without the baseline backend, 0. */
     int64_t tier_up_ms;
     const char *backend_path; /* the LLVM backend library (libjitgen-llvm.so),
@@ -53,10 +53,8 @@ typedef struct JgDriverOptions {
                                  beside the running executable */
 } JgDriverOptions;
 
-/* Baseline time before LLVM takes over (JgDriverOptions.tier_up_ms): about
- * what starting LLVM and its first compilation cost, so that a run pays at
- * most about twice what the better tier alone would have. */
-#define JG_TIER_UP_DEFAULT_MS 40
+/* Baseline time before LLVM starts (JgDriverOptions.tier_up_ms). */
+#define JG_TIER_UP_DEFAULT_MS 10
 
 typedef struct JgDriver JgDriver;
 
@@ -67,6 +65,11 @@ typedef struct JgDriver JgDriver;
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize);
 void jg_driver_free(JgDriver *d);
+
+/* False while LLVM starts (or compiles) on another thread: jg_driver_free
+ * would wait for it. A process that is ending anyway can leave without
+ * (flush its output, then _exit). */
+bool jg_driver_idle(const JgDriver *d);
 
 /* Runs the portal with these arguments (one 64-bit slot per parameter:
  * integers in the low bits, pointers as addresses) and returns its result.
