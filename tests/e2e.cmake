@@ -52,6 +52,12 @@ if(jit IN_LIST JITGEN_ENGINES)
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
                      ${engine}+novirt ${TLC_E2E_OPT_CASES})
   endforeach()
+  # the baseline tier handing every loop over to LLVM at its first back-edge
+  # (docs/baseline.md, "Tiers")
+  add_test(NAME e2e_cases_jit_tier_up
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> jit@1
+                   ${TLC_E2E_OPT_CASES})
+  set_tests_properties(e2e_cases_jit_tier_up PROPERTIES ENVIRONMENT JITGEN_TIER_UP_NOW=1)
   # random programs: the JIT at the other levels and without virtual objects
   # against the interpreter
   add_test(NAME e2e_random_jit_levels

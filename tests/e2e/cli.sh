@@ -132,6 +132,12 @@ for bad in -1 x '' 1k; do
 done
 t "run: --jit-threshold=5 (tiered)" 0 run --jit-threshold=5 sample.tlc &&
     expect_out "run --jit-threshold=5" "$sample_out"
+for bad in -1 x '' 10ms; do
+    t "run: --tier-up='$bad'" 2 run --tier-up="$bad" sample.tlc
+    expect_err_nonempty "run: --tier-up='$bad'"
+done
+t "run: --tier-up=0" 0 run --jit-threshold=1 --tier-up=0 sample.tlc &&
+    expect_out "run --tier-up=0" "$sample_out"
 # The LLVM backend library is opened only when a program needs LLVM: without
 # it, what never compiles still runs, and what must compile fails cleanly.
 nobackend=$work/no-such-dir/libjitgen-llvm.so
@@ -143,8 +149,16 @@ JITGEN_BACKEND=$nobackend t "no backend: jit, never hot" 0 run sample.tlc &&
     expect_out "no backend: jit, never hot" "$sample_out"
 JITGEN_BACKEND=$nobackend t "no backend: jit from the start" 70 run --jit-threshold=0 sample.tlc
 expect "no backend: the message names the library" grep -q "cannot open the LLVM backend: $nobackend" err
-JITGEN_BACKEND=$nobackend t "no backend: jit, hot" 70 run --jit-threshold=1 sample.tlc
+JITGEN_BACKEND=$nobackend t "no backend: jit, hot, baseline code only" 0 run --jit-threshold=1 \
+    sample.tlc && expect_out "no backend: jit, hot, baseline code only" "$sample_out"
+JITGEN_BACKEND=$nobackend t "no backend: jit, hot, no baseline tier" 70 run --jit-threshold=1 \
+    --tier-up=0 sample.tlc
 expect "no backend: jit, hot: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
+JITGEN_BACKEND=$nobackend JITGEN_TIER_UP_NOW=1 t "no backend: jit, tier-up" 70 run \
+    --jit-threshold=1 sample.tlc
+expect "no backend: jit, tier-up: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
+JITGEN_BACKEND=$nobackend t "no backend: baseline" 0 run --engine=baseline sample.tlc &&
+    expect_out "no backend: baseline" "$sample_out"
 JITGEN_BACKEND=$tlc t "backend: not a library" 70 run --jit-threshold=0 sample.tlc
 expect_err_nonempty "backend: not a library"
 t "asm: unknown option" 2 asm --bogus sample.tlc
