@@ -196,8 +196,8 @@ function compile_table(    j, p, n, d) {
 }
 
 function peers_table(    i, j, k, p, n, b, line, head, rule, last) {
-    head = "| program | n | tlc run | C gcc -O2"
-    rule = "|---|---:|---:|---:"
+    head = "| program | n | tlc run | tlc run, LLVM only | C gcc -O2"
+    rule = "|---|---:|---:|---:|---:"
     for (k = 1; k <= npeers; k++) {
         head = head " | " peer_title[peer[k]]
         rule = rule "|---:"
@@ -208,7 +208,8 @@ function peers_table(    i, j, k, p, n, b, line, head, rule, last) {
         p = program[j]
         for (i = 1; i <= nns; i++) {
             n = ns[i]
-            line = "| " p " | " fmt_n(n) " | " cell(p, n, "tlc_run") " | " cell(p, n, "c_gcc")
+            line = "| " p " | " fmt_n(n) " | " cell(p, n, "tlc_run") " | " cell(p, n, "tlc_llvm") \
+                " | " cell(p, n, "c_gcc")
             for (k = 1; k <= npeers; k++)
                 line = line " | " cell(p, n, peer[k]) mark(p, n, peer[k])
             b = best_peer(p, n)
@@ -403,8 +404,9 @@ function results(    j, i) {
     print "## Whole processes: tlc against C and the peers"
     print ""
     print "Every column is the wall-clock time of one whole process (start, compilation,"
-    print "run, exit): `tlc run FILE N`, the C baseline, and the same algorithm written for"
-    print "each peer (`bench/peers/`). Semantic differences: LuaJIT runs factorial and"
+    print "run, exit): `tlc run FILE N` (the default: baseline code first, LLVM once hot;"
+    print "\"LLVM only\": `--tier-up=0`, docs/baseline.md), the C baseline, and the same"
+    print "algorithm written for each peer (`bench/peers/`). Semantic differences: LuaJIT runs factorial and"
     print "fibonacci on `int64_t` FFI numbers (wrapping, like C) and the accumulator on"
     print "doubles; node uses doubles everywhere (rounded past 2^53, Infinity from 171!"
     print "and fib(1477) on); PyPy uses machine words with wrap-around (`__pypy__.intop`),"

@@ -194,6 +194,7 @@ command_of() {
     local what=$1 p=$2
     case $what in
     tlc_run) cmd=("$tlc" run "$root/examples/$p.tlc") ;;
+    tlc_llvm) cmd=("$tlc" run --tier-up=0 "$root/examples/$p.tlc") ;;
     c_gcc) cmd=("$cdir/c_$p") ;;
     c_clang) cmd=("$cdir/c_clang_$p") ;;
     luajit) cmd=(luajit "$here/peers/$p.lua") ;;
@@ -348,7 +349,7 @@ echo "bench: checking every engine at n = $CHECK_NS" >&2
 for p in $PROGRAMS; do
     for n in $CHECK_NS; do
         expect "$p" "$n"
-        for what in interp jit jit_eager tlc_run c_clang "${peer_measures[@]}"; do
+        for what in interp jit jit_eager tlc_run tlc_llvm c_clang "${peer_measures[@]}"; do
             case $what in
             interp | jit | jit_eager)
                 opts=(--engine="${what%_eager}")
@@ -379,7 +380,7 @@ for p in $PROGRAMS; do
             echo "bench: $p n=$n: interpreter skipped (predicted ${predicted} ms > ${INTERP_BUDGET} s)" >&2
             sample "$p" "$n" interp_skipped "$predicted" "${expected[$p/$n]}"
         fi
-        engines+=(jit jit_eager tlc_run c_gcc c_clang "${peer_measures[@]}")
+        engines+=(jit jit_eager tlc_run tlc_llvm c_gcc c_clang "${peer_measures[@]}")
         count=${#engines[@]}
         for ((rep = 0; rep < REPEAT; rep++)); do
             echo "bench: $p n=$n repetition $((rep + 1))/$REPEAT" >&2

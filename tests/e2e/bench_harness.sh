@@ -69,7 +69,7 @@ if harness all 0 BENCH_README="$out/README.md"; then
     for p in factorial fibonacci accumulator; do
         for n in 10 1000; do
             want=$("$cdir/c_$p" "$n")
-            for m in interp jit jit2 jit_eager jit_eager2 tlc_run c_gcc c_clang; do
+            for m in interp jit jit2 jit_eager jit_eager2 tlc_run tlc_llvm c_gcc c_clang; do
                 got=$(csv "$p" "$n" "$m" result)
                 expect "$p $n $m: result '$got' is the C baseline's '$want'" [ "$got" = "$want" ]
                 t=$(csv "$p" "$n" "$m" median_ms)
