@@ -11,7 +11,6 @@
  *   - registers: the classes of values used most, counting uses inside
  *     loops (approximated by block index) more, live in a register for the
  *     whole method; the others in an 8-byte stack slot each. */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -439,21 +438,6 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             continue;
         for (uint32_t m = root; m != NONE; m = k->next[m])
             c->reg[k->value[m]] = (uint8_t)bl_home_regs[color[i]];
-    }
-    if (getenv("BL_DEBUG_REGS")) {
-        uint32_t ncross = 0, ncolored = 0;
-        for (uint32_t i = 0; i < nroots; i++) {
-            bool cr = false;
-            for (uint32_t m = order[i]; m != NONE; m = k->next[m])
-                cr = cr || set_has(k->crosses, m);
-            ncross += cr;
-            ncolored += color[i] != NONE;
-            if (i < 12)
-                fprintf(stderr, "  root v%u w=%llu cross=%d color=%d\n", k->value[order[i]],
-                        (unsigned long long)weight[order[i]], cr, (int)color[i]);
-        }
-        fprintf(stderr, "method %u: %u values, %u roots, %u cross, %u colored\n", c->method, k->n,
-                nroots, ncross, ncolored);
     }
     free(order);
     free(color);

@@ -61,13 +61,6 @@ void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
         return NULL;
     }
     memcpy(mem, code, len);
-    if (getenv("BL_DUMPCODE")) {
-        static int k;
-        char name[64];
-        snprintf(name, sizeof name, "/tmp/bl_code_%d_%p.bin", k++, mem);
-        FILE *fp = fopen(name, "wb");
-        if (fp) { fwrite(code, 1, len, fp); fclose(fp); }
-    }
     /* W^X: writable while filled, then executable only */
     if (mprotect(mem, size, PROT_READ | PROT_EXEC) != 0) {
         munmap(mem, size);
@@ -158,10 +151,6 @@ void jg_baseline_free(JgBaseline *bl)
 {
     if (!bl)
         return;
-    if (getenv("BL_DEBUG_BUDGET"))
-        for (uint32_t i = 0; i < bl->graphs_cap; i++)
-            if (bl->graphs[i])
-                fprintf(stderr, "budget left %lld\n", (long long)bl->graphs[i]->budget);
     for (uint32_t i = 0; i < bl->graphs_cap; i++)
         if (bl->graphs[i])
             free_graph(bl->graphs[i]);
