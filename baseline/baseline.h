@@ -55,9 +55,9 @@ typedef struct JgBaselineStats {
     uint64_t code_bytes;       /* machine code emitted */
     double compile_ms;         /* code generation */
     /* run-time counters */
-    uint64_t method_entries;   /* calls of methods by the dispatcher */
+    uint64_t method_entries; /* calls of methods by the dispatcher */
     uint64_t flexswitch_misses;
-    uint64_t tier_ups;         /* activations another tier went on with */
+    uint64_t tier_ups; /* activations another tier went on with */
 } JgBaselineStats;
 
 typedef struct JgBaseline JgBaseline;

@@ -27,9 +27,9 @@ typedef struct Codegen {
     const JgGraph *g;
     uint32_t lo, hi, method;
     X64Buf buf;
-    int32_t *home;               /* per value: rbp offset of its slot, 0: none */
-    uint8_t *reg;                /* per value: its register home, NO_REG: its slot */
-    JgVal *alias;                /* per value: the value it is (itself, for most) */
+    int32_t *home;       /* per value: rbp offset of its slot, 0: none */
+    uint8_t *reg;        /* per value: its register home, NO_REG: its slot */
+    JgVal *alias;        /* per value: the value it is (itself, for most) */
     uint32_t *alloca_at; /* per value (ALLOCA results): offset in the area */
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;

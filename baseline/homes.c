@@ -139,10 +139,10 @@ typedef struct Classes {
     uint32_t *index; /* per graph value: its number, NONE */
     JgVal *value;    /* per number: the graph value */
     uint32_t *parent;
-    uint32_t *next;  /* members of a class: a list from its root */
-    uint32_t words;  /* of a bit set over the numbers */
-    uint64_t *rows;  /* per root: what its members interfere with (NULL: no coalescing) */
-    bool *local;     /* per number: an operation result not live out of its block */
+    uint32_t *next;    /* members of a class: a list from its root */
+    uint32_t words;    /* of a bit set over the numbers */
+    uint64_t *rows;    /* per root: what its members interfere with (NULL: no coalescing) */
+    bool *local;       /* per number: an operation result not live out of its block */
     uint64_t *crosses; /* bit set: live across a call (or an ALLOCA's rep stosb) */
 } Classes;
 
@@ -339,8 +339,7 @@ static void coalesce(const Codegen *c, Classes *k, const bool *hot)
                     if (p == NONE || a == NONE)
                         continue;
                     uint32_t rp = find(k, p), ra = find(k, a);
-                    if (rp != ra && !classes_interfere(k, ra, rp) &&
-                        !classes_interfere(k, rp, ra))
+                    if (rp != ra && !classes_interfere(k, ra, rp) && !classes_interfere(k, rp, ra))
                         unite(k, ra, rp);
                 }
             }
@@ -521,9 +520,8 @@ static void reuse_results(Codegen *c)
                 continue;
             for (uint32_t j = i > 16 ? i - 16 : 0; j < i; j++) {
                 const JgOp *o = &bk->ops.items[j];
-                bool same = o->opcode == op->opcode && o->type == op->type &&
-                            o->pred == op->pred && o->nargs == op->nargs &&
-                            c->alias[o->result] == o->result;
+                bool same = o->opcode == op->opcode && o->type == op->type && o->pred == op->pred &&
+                            o->nargs == op->nargs && c->alias[o->result] == o->result;
                 for (uint32_t a = 0; same && a < op->nargs; a++)
                     same = bl_resolve(c, o->args[a]) == bl_resolve(c, op->args[a]);
                 if (same) {

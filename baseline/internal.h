@@ -12,7 +12,7 @@
 
 #define BL_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
 #define BL_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
-#define BL_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
+#define BL_BLOCKID_BLOCK(id) ((uint32_t)(id)&0xffffu)
 #define BL_BLOCKID_RETURN 0xffffffffu
 #define BL_MAX_METHODS 65535u
 #define BL_MAX_METHOD_BLOCKS 65535u
@@ -50,12 +50,12 @@ typedef struct BlGraph {
     uint32_t ncompiled; /* residual blocks given to methods so far */
     BlMethod *methods;
     uint32_t nmethods, methods_cap;
-    uint32_t *ids;     /* per compiled block: BL_BLOCKID */
-    bool *enterable;   /* per compiled block: a method entry can start there */
+    uint32_t *ids;   /* per compiled block: BL_BLOCKID */
+    bool *enterable; /* per compiled block: a method entry can start there */
     uint32_t ids_cap;
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;
-    int64_t budget;    /* back-edges left before the tier-up hook (options.budget) */
+    int64_t budget; /* back-edges left before the tier-up hook (options.budget) */
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */

@@ -20,8 +20,8 @@ bool bl_cg_fail(Codegen *c, const char *fmt, ...)
     if (c->failed)
         return false;
     c->failed = true;
-    int n = snprintf(c->err, c->errsize, "baseline: graph %s: ",
-                     c->g->name ? c->g->name : "<anonymous>");
+    int n = snprintf(c->err, c->errsize,
+                     "baseline: graph %s: ", c->g->name ? c->g->name : "<anonymous>");
     if (n >= 0 && (size_t)n < c->errsize) {
         va_list ap;
         va_start(ap, fmt);
@@ -63,7 +63,8 @@ static void load_value(Codegen *c, X64Reg reg, JgVal v)
         return;
     }
     if (!c->home[v]) {
-        bl_cg_fail(c, "v%u is used in block %u but not defined in this method", v, info->block);
+        bl_cg_fail(c, "v%u (of block %u) is used in block %u but not defined in this method", v,
+                   info->block, c->current);
         return;
     }
     if (c->reg[v] != NO_REG) {
@@ -162,9 +163,9 @@ static void arith_call(Codegen *c, const JgOp *op)
 static X64Cond int_condition(JgPred p)
 {
     static const X64Cond conds[] = {
-        [JG_EQ] = X64_E,   [JG_NE] = X64_NE,  [JG_UGT] = X64_A,  [JG_UGE] = X64_AE,
-        [JG_ULT] = X64_B,  [JG_ULE] = X64_BE, [JG_SGT] = X64_G,  [JG_SGE] = X64_GE,
-        [JG_SLT] = X64_L,  [JG_SLE] = X64_LE,
+        [JG_EQ] = X64_E,  [JG_NE] = X64_NE,  [JG_UGT] = X64_A, [JG_UGE] = X64_AE,
+        [JG_ULT] = X64_B, [JG_ULE] = X64_BE, [JG_SGT] = X64_G, [JG_SGE] = X64_GE,
+        [JG_SLT] = X64_L, [JG_SLE] = X64_LE,
     };
     return conds[p];
 }
@@ -237,8 +238,6 @@ static void lower_alloca(Codegen *c, const JgOp *op)
 {
     uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
     int32_t at = (int32_t)c->alloca_at[op->result];
-    x64_lea(&c->buf, X64_RAX, AREA, at);
-    store_result(c, op->result, X64_RAX);
     if (size) { /* zeroed each time it runs, as the evaluator does; rep
                    stosb takes rdi and rcx: no value lives there across an
                    ALLOCA (bl_op_calls) */
@@ -247,6 +246,10 @@ static void lower_alloca(Codegen *c, const JgOp *op)
         x64_mov_ri(&c->buf, X64_RAX, 0);
         x64_rep_stosb(&c->buf);
     }
+    /* the address goes home after the zeroing: its home may be rdi, which
+       rep stosb leaves `size` bytes further */
+    x64_lea(&c->buf, X64_RAX, AREA, at);
+    store_result(c, op->result, X64_RAX);
 }
 
 /* Whether a native call can pass its arguments and result in integer
@@ -307,7 +310,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
                 addr = (uint64_t)(uintptr_t)callee->native;
             if (!addr) {
                 bl_cg_fail(c, "call of a null function%s%s", callee ? " for " : "",
-                     callee && callee->name ? callee->name : "");
+                           callee && callee->name ? callee->name : "");
                 return;
             }
         } else if (info->type != JG_PTR) {
@@ -618,7 +621,7 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
     const JgBlock *t = &g->blocks.items[l->target];
     if (l->nargs != t->nparams) {
         bl_cg_fail(c, "a link passes %u values to block %u, which has %u parameters", l->nargs,
-             l->target, t->nparams);
+                   l->target, t->nparams);
         return;
     }
     if (!bl_internal(c, l->target)) {
@@ -793,8 +796,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
                        size_t errsize)
 {
     const JgGraph *g = bg->graph;
-    Codegen c = {.bg = bg, .g = g, .lo = lo, .hi = hi, .method = method, .err = err,
-                 .errsize = errsize};
+    Codegen c = {
+        .bg = bg, .g = g, .lo = lo, .hi = hi, .method = method, .err = err, .errsize = errsize};
     x64_init(&c.buf);
     c.home = calloc(g->values.count, sizeof *c.home);
     c.alloca_at = calloc(g->values.count, sizeof *c.alloca_at);

@@ -220,6 +220,8 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
         if (bg) {
             bg->bl = bl;
             bg->graph = g;
+            /* options.budget before the tier-up hook is asked; 0: never */
+            bg->budget = bl->options.budget > 0 ? bl->options.budget : INT64_MAX;
         }
         if (!bg || !insert(bl, bg)) {
             free(bg);
@@ -263,9 +265,8 @@ static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint
 {
     JgBaseline *bl = bg->bl;
     int64_t budget = INT64_MAX;
-    bool done = bl->options.tier_up &&
-                bl->options.tier_up(bl->options.tier_up_ctx, bg->graph, block, slots, result,
-                                    &budget);
+    bool done = bl->options.tier_up && bl->options.tier_up(bl->options.tier_up_ctx, bg->graph,
+                                                           block, slots, result, &budget);
     if (done) {
         bl->stats.tier_ups++;
         return true;
@@ -416,8 +417,8 @@ void bl_unreachable(BlGraph *bg, uint32_t block)
 
 void bl_bad_entry(BlGraph *bg, uint32_t method, uint32_t block)
 {
-    bl_fatal("graph %s: method %u entered at block %u, where it cannot be entered",
-             graph_name(bg), method, block);
+    bl_fatal("graph %s: method %u entered at block %u, where it cannot be entered", graph_name(bg),
+             method, block);
 }
 
 void bl_noreturn_returned(BlGraph *bg, uint32_t block)
