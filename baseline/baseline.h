@@ -41,8 +41,9 @@ typedef struct JgBaselineOptions {
     JgTierUpFn tier_up;
     void *tier_up_ctx;
     /* called (with tier_up_ctx) before (begin) and after a flexswitch miss
-     * grows a graph, so that a host compiling graphs on another thread can
-     * keep it from reading one that grows; may be NULL */
+     * grows a graph, or the backend compiles a case another tier added, so
+     * that a host compiling graphs on another thread can keep it from
+     * reading what changes; may be NULL */
     void (*growing)(void *ctx, bool begin);
 } JgBaselineOptions;
 

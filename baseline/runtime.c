@@ -372,8 +372,14 @@ uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
     }
     if (target >= bg->ncompiled && target < fs->graph->blocks.count) {
         /* a case another tier (LLVM) added */
+        JgBaseline *bl = bg->bl;
         char err[512];
-        if (!jg_baseline_compile(bg->bl, fs->graph, err, sizeof err))
+        if (bl->options.growing)
+            bl->options.growing(bl->options.tier_up_ctx, true);
+        bool ok = jg_baseline_compile(bl, fs->graph, err, sizeof err);
+        if (bl->options.growing)
+            bl->options.growing(bl->options.tier_up_ctx, false);
+        if (!ok)
             bl_fatal("%s", err);
     }
     if (target >= bg->ncompiled || !bg->enterable[target])

@@ -421,7 +421,11 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
         if (!d->tier_t0)
             d->tier_t0 = now_ms();
         if (!r->backend) {
-            if (!jg_baseline_compile(d->baseline, r->graph, err, sizeof err))
+            /* LLVM may be reading the baseline records on another thread */
+            pthread_mutex_lock(&d->grow_lock);
+            bool ok = jg_baseline_compile(d->baseline, r->graph, err, sizeof err);
+            pthread_mutex_unlock(&d->grow_lock);
+            if (!ok)
                 fatal("baseline compilation failed", err);
             r->backend = d->baseline;
         }
