@@ -1272,6 +1272,41 @@ static void test_lazy_loop_gets_hot(void **state)
     }
 }
 
+/* A graph another tier grew (here: the evaluator) is compiled in the same
+ * steps (jg_llvm_compile_to), and a running loop goes on in LLVM's code from
+ * its header (jg_llvm_call_at), as the baseline tier hands loops over. */
+static void test_start_in_the_middle(void **state)
+{
+    (void)state;
+    for (int opt = 0; opt <= 2; opt += 2) {
+        Emu e = {.build = loop_case};
+        JgLlvm *l = jit(opt);
+        JgGraph *g = residual("startat", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+        e.g = g;
+        flex(&e, 0, P(g, 0, 1), 1, (JgVal[]){P(g, 0, 0)});
+        uint32_t first = g->blocks.count;
+        assert_int_equal(eval(g, (uint64_t[]){10, 3}), 45); /* adds the case */
+        g->blocks.items[e.join].flags |= JG_BLOCK_ENTRY;  /* a merge point */
+        char err[256];
+        assert_false(jg_llvm_compile_to(l, g, g->blocks.count + 1, err, sizeof err));
+        assert_non_null(strstr(err, "compiling up to block"));
+        assert_true(jg_llvm_compile_to(l, g, first, err, sizeof err));
+        assert_false(jg_llvm_can_start_at(l, g, e.join)); /* not compiled yet */
+        assert_true(jg_llvm_compile(l, g, err, sizeof err));
+        const JgLlvmStats *s = jg_llvm_stats(l);
+        assert_int_equal(s->methods_primary, 1);
+        assert_int_equal(s->methods_secondary, 1);
+        assert_true(jg_llvm_can_start_at(l, g, e.join));
+        assert_false(jg_llvm_can_start_at(l, g, e.join + 1)); /* the body: no entry */
+        /* n = 10, i = 4, acc = 0 + 1 + 2 + 3 */
+        assert_int_equal(jg_llvm_call_at(l, g, e.join, (uint64_t[]){10, 4, 6}), 45);
+        assert_int_equal(jg_llvm_call_at(l, g, e.join, (uint64_t[]){5, 5, 7}), 7);
+        /* the start is taken once: a normal call runs from the entry */
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100, 3}), 4950);
+        jg_llvm_free(l);
+    }
+}
+
 /* Values of every type cross evaluated methods; results of every type come
  * back from them. */
 static void test_lazy_every_type(void **state)
@@ -1635,6 +1670,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_forwarding_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_every_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_allocas, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_portal_and_misses, setup, teardown),
