@@ -1286,7 +1286,7 @@ static void test_start_in_the_middle(void **state)
         flex(&e, 0, P(g, 0, 1), 1, (JgVal[]){P(g, 0, 0)});
         uint32_t first = g->blocks.count;
         assert_int_equal(eval(g, (uint64_t[]){10, 3}), 45); /* adds the case */
-        g->blocks.items[e.join].flags |= JG_BLOCK_ENTRY; /* a merge point */
+        g->blocks.items[e.join].flags |= JG_BLOCK_ENTRY;    /* a merge point */
         char err[256];
         assert_false(jg_llvm_compile_to(l, g, g->blocks.count + 1, err, sizeof err));
         assert_non_null(strstr(err, "compiling up to block"));
