@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "frontend/arith.h"
 
 const X64Reg bl_home_regs[NHOME_REGS] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64_RDI,
                                          X64_R8,  X64_R9,  X64_R10, X64_R11};
@@ -483,27 +484,11 @@ static bool scan(Codegen *c, Classes *k)
     return true;
 }
 
-/* Whether the lowering of `op` is a pure computation of its operands
- * that a second identical op may take from the first. */
+/* Whether a second identical `op` may take the first one's result: a pure
+ * operation (no memory, no call) that method.c computes inline. */
 static bool reusable(const JgOp *op)
 {
-    switch ((JgOpcode)op->opcode) {
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-    case JG_OP_MUL:
-    case JG_OP_AND:
-    case JG_OP_OR:
-    case JG_OP_XOR:
-    case JG_OP_PTRADD:
-    case JG_OP_ICMP:
-    case JG_OP_SELECT:
-    case JG_OP_ZEXT:
-    case JG_OP_SEXT:
-    case JG_OP_TRUNC:
-        return op->result != 0;
-    default:
-        return false;
-    }
+    return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(op);
 }
 
 /* Local value numbering: an operation that repeats one a few ops earlier

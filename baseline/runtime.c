@@ -12,6 +12,7 @@
 
 #include "frontend/arith.h"
 #include "frontend/eval.h"
+#include "frontend/fatal.h"
 #include "internal.h"
 
 bool jg_baseline_available(void)
@@ -32,14 +33,9 @@ static double now_ms(void)
 
 void bl_fatal(const char *fmt, ...)
 {
-    fflush(stdout);
-    fputs("jitgen: baseline: ", stderr);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(70);
+    jg_vfatal("baseline", fmt, ap);
 }
 
 static const char *graph_name(const BlGraph *bg)

@@ -5,18 +5,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 
+#include "frontend/fatal.h"
 #include "internal.h"
 
 void lg_fatal(const char *fmt, ...)
 {
-    fflush(stdout);
-    fputs("jitgen: llvm: ", stderr);
     va_list ap;
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-    exit(70);
+    jg_vfatal("llvm", fmt, ap);
 }
 
 /* The block id of a case target: it must have been compiled as a block a
