@@ -522,14 +522,7 @@ static void transfer(Codegen *c, Loc dst, Loc src)
 static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
 {
     uint32_t n = 0;
-    Loc *dst = malloc(sizeof *dst * (l->nargs ? l->nargs : 1));
-    Loc *src = malloc(sizeof *src * (l->nargs ? l->nargs : 1));
-    if (!dst || !src) {
-        free(dst);
-        free(src);
-        bl_cg_fail(c, "out of memory");
-        return;
-    }
+    Loc dst[l->nargs + 1], src[l->nargs + 1]; /* on the stack: one link's moves */
     for (uint32_t i = 0; i < l->nargs; i++) {
         JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
         if (c->alias[p] != p || a == p)
@@ -564,8 +557,6 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
             if (same_loc(src[k], dst[0]))
                 src[k] = temp;
     }
-    free(dst);
-    free(src);
 }
 
 /* A loop's back-edge into merge point `target` (its parameters set): one
@@ -686,11 +677,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
     case JG_TERM_SWITCH: {
         JgType vt = jg_value_type(c->g, t->value);
         uint32_t n = t->nlinks - 1;
-        uint32_t *cases = malloc(sizeof *cases * (n ? n : 1));
-        if (!cases) {
-            bl_cg_fail(c, "out of memory");
-            return;
-        }
+        uint32_t cases[n + 1]; /* their labels */
         load_value(c, X64_RAX, t->value);
         for (uint32_t i = 0; i < n; i++) {
             cases[i] = x64_label(&c->buf);
@@ -703,7 +690,6 @@ static void lower_terminator(Codegen *c, uint32_t block)
             x64_place(&c->buf, cases[i]);
             emit_link(c, &t->links[i + 1]);
         }
-        free(cases);
         return;
     }
     case JG_TERM_RETURN:

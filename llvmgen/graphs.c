@@ -164,12 +164,9 @@ uint64_t jg_llvm_call_at(JgLlvm *llvm, const JgGraph *g, uint32_t block, const u
     lg->start_n = g->blocks.items[block].nparams;
     lg->start_slots = slots;
     lg->start_pending = 1;
-    uint64_t *zeros = calloc(g->nparams ? g->nparams : 1, sizeof *zeros);
-    if (!zeros)
-        lg_fatal("out of memory");
-    uint64_t r = lg->call(zeros); /* the parameters are not read: the start is */
-    free(zeros);
-    return r;
+    uint64_t zeros[g->nparams + 1];
+    memset(zeros, 0, sizeof zeros);
+    return lg->call(zeros); /* the parameters are not read: the start is */
 }
 
 uint32_t lg_take_start(LgGraph *lg, JgInputArgs *ia)
