@@ -9,6 +9,7 @@
 #include "fold.h"
 #include "frontend/eval.h"
 #include "pe_internal.h"
+#include "simplify.h"
 
 void pe_fail(JgPe *pe, const char *fmt, ...)
 {
@@ -111,6 +112,15 @@ static Step fold_pure(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *
     JgVal args[op->nargs + 1];
     for (uint32_t i = 0; i < op->nargs; i++)
         args[i] = residualize(pe, s, block, get(f, op->args[i]));
+    if (op->opcode == JG_OP_ICMP && op->nargs == 2) {
+        JgVal same = jg_simplify_icmp(pe->rg, block, (JgPred)op->pred, args);
+        if (same) {
+            av_set(f, op->result,
+                   jg_is_const(pe->rg, same) ? av_const(JG_I1, jg_value(pe->rg, same)->bits)
+                                             : av_var(JG_I1, same));
+            return STEP_NEXT;
+        }
+    }
     JgVal r = emit_op(pe, block, (JgOpcode)op->opcode, (JgType)op->type, op->nargs, args);
     JgOp *e = jg_last_op(pe->rg, block);
     e->pred = op->pred;

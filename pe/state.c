@@ -28,7 +28,8 @@ PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g)
     for (uint32_t b = 0; b < g->blocks.count; b++) {
         const JgBlock *blk = &g->blocks.items[b];
         uint32_t n = 0;
-        JgVal *values = jg_arena_alloc(&pe->arena, sizeof(JgVal) * (blk->nparams + blk->ops.count + 1));
+        JgVal *values =
+            jg_arena_alloc(&pe->arena, sizeof(JgVal) * (blk->nparams + blk->ops.count + 1));
         for (uint32_t p = 0; p < blk->nparams; p++) {
             values[n] = blk->params[p];
             info->local_index[blk->params[p]] = n++;
