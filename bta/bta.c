@@ -14,7 +14,7 @@ typedef struct GraphInfo {
     const JgGraph *g;
     uint32_t *pred_start; /* preds of block b: preds[pred_start[b] .. pred_start[b+1]) */
     PredLink *preds;
-    JgVal *origin;        /* per value: the value it is a copy of (block params) */
+    JgVal *origin; /* per value: the value it is a copy of (block params) */
     uint8_t *loop_header;
     uint8_t *merge_point;
     uint32_t **loop_body; /* per loop header: list of body blocks, [0] = count */
@@ -304,8 +304,7 @@ static JgColor op_color(Analysis *an, const JgOp *op)
     case JG_OP_LOAD:
         return color[op->args[0]] == JG_GREEN && an->v->frozen[op->args[0]] ? JG_GREEN : JG_RED;
     case JG_OP_SELECT: /* a red condition splits the path: see docs */
-        return color[op->args[1]] == JG_GREEN && color[op->args[2]] == JG_GREEN ? JG_GREEN
-                                                                                  : JG_RED;
+        return color[op->args[1]] == JG_GREEN && color[op->args[2]] == JG_GREEN ? JG_GREEN : JG_RED;
     case JG_OP_CALL:
         return call_color(an, op);
     default:
@@ -349,8 +348,8 @@ static bool propagate_block(Analysis *an, uint32_t b)
     uint8_t *color = an->v->color;
     bool changed = false;
     if (b > 0) {
-        bool red_loop = an->gi->loop_header[b] && !an->gi->merge_point[b] &&
-                        loop_has_red_control(an, b);
+        bool red_loop =
+            an->gi->loop_header[b] && !an->gi->merge_point[b] && loop_has_red_control(an, b);
         for (uint32_t p = 0; p < blk->nparams; p++) {
             JgVal param = blk->params[p];
             if (color[param] == JG_RED)
@@ -429,17 +428,49 @@ static GraphInfo *info_for(JgBta *bta, const JgGraph *g)
     return c->gi;
 }
 
+static uint32_t variant_hash(const JgGraph *g, uint64_t green_params)
+{
+    uint64_t h = ((uint64_t)(uintptr_t)g >> 4) * UINT64_C(0x9e3779b97f4a7c15) ^ green_params;
+    h *= UINT64_C(0xff51afd7ed558ccd);
+    return (uint32_t)(h >> 32);
+}
+
+/* Adds v to the hash table (open addressing, linear probing), which is
+ * rebuilt from the list twice as large once half full. */
+static void index_variant(JgBta *bta, JgBtaVariant *v)
+{
+    if (2 * (bta->nvariants + 1) > bta->by_key_capacity) {
+        uint32_t cap = bta->by_key_capacity ? 2 * bta->by_key_capacity : 64;
+        bta->by_key = jg_arena_alloc(&bta->arena, sizeof *bta->by_key * cap);
+        bta->by_key_capacity = cap;
+        bta->nvariants = 0;
+        for (JgBtaVariant *w = bta->variants; w; w = w->next)
+            if (w != v)
+                index_variant(bta, w);
+    }
+    uint32_t mask = bta->by_key_capacity - 1;
+    uint32_t i = variant_hash(v->graph, v->green_params) & mask;
+    while (bta->by_key[i])
+        i = (i + 1) & mask;
+    bta->by_key[i] = v;
+    bta->nvariants++;
+}
+
 const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_params)
 {
-    for (JgBtaVariant *v = bta->variants; v; v = v->next)
-        if (v->graph == g && v->green_params == green_params)
-            return v;
+    if (bta->by_key_capacity) {
+        uint32_t mask = bta->by_key_capacity - 1;
+        for (uint32_t i = variant_hash(g, green_params) & mask; bta->by_key[i]; i = (i + 1) & mask)
+            if (bta->by_key[i]->graph == g && bta->by_key[i]->green_params == green_params)
+                return bta->by_key[i];
+    }
     JgBtaVariant *v = jg_arena_alloc(&bta->arena, sizeof *v);
     v->graph = g;
     v->green_params = green_params;
     v->in_progress = true;
     v->next = bta->variants;
     bta->variants = v;
+    index_variant(bta, v);
     analyse(bta, v);
     v->in_progress = false;
     return v;
@@ -448,8 +479,8 @@ const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_
 /* ---- jit_concrete requirements ---- */
 
 typedef struct Blocker {
-    JgVal value;      /* the red value that cannot be made green */
-    const char *why;  /* reason */
+    JgVal value;     /* the red value that cannot be made green */
+    const char *why; /* reason */
     uint32_t line;
 } Blocker;
 
@@ -483,12 +514,10 @@ static bool why_red(const JgBtaVariant *v, const GraphInfo *gi, JgVal start, uin
         }                                                                                          \
     } while (0)
         if (vi->kind == JG_VK_PARAM) {
-            if (v->loop_header[vi->block] && !v->merge_point[vi->block] &&
-                gi->origin[x] == x) {
+            if (v->loop_header[vi->block] && !v->merge_point[vi->block] && gi->origin[x] == x) {
                 /* loop_red: the loop's control is red */
                 bool inputs_green = true;
-                for (uint32_t i = gi->pred_start[vi->block]; i < gi->pred_start[vi->block + 1];
-                     i++)
+                for (uint32_t i = gi->pred_start[vi->block]; i < gi->pred_start[vi->block + 1]; i++)
                     if (v->color[gi->preds[i].link->args[vi->index]] == JG_RED)
                         inputs_green = false;
                 if (inputs_green) {
@@ -584,9 +613,9 @@ JgBta *jg_bta_new(const JgModule *m, char *err, size_t errsize)
         }
         if (!ok) {
             if (!blk.line)
-                snprintf(err, errsize, "%s:%u: jit_concrete cannot be satisfied in %s: value v%u %s",
-                         portal->file ? portal->file : "?", op->line, portal->name, blk.value,
-                         blk.why);
+                snprintf(
+                    err, errsize, "%s:%u: jit_concrete cannot be satisfied in %s: value v%u %s",
+                    portal->file ? portal->file : "?", op->line, portal->name, blk.value, blk.why);
             else
                 snprintf(err, errsize,
                          "%s:%u: jit_concrete cannot be satisfied in %s: value v%u (line %u) %s",

@@ -29,6 +29,9 @@ typedef struct JgBta {
     const JgModule *module;
     JgArena arena;
     JgBtaVariant *variants;
+    JgBtaVariant **by_key; /* the variants hashed by (graph, green_params): the
+                              partial evaluator asks at every inlined call */
+    uint32_t nvariants, by_key_capacity;
     const JgBtaVariant *portal;   /* the portal, with its green parameters */
     uint64_t portal_green_params; /* found from the jit_concrete requirements */
     double ms;                    /* time spent */

@@ -40,10 +40,10 @@ struct JgDriver {
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
-    bool tier_ok;               /* how that compilation went */
+    bool tier_ok; /* how that compilation went */
     char tier_err[512];
-    pthread_mutex_t grow_lock;  /* held by that compilation, and while a graph grows */
-    double backend_open_ms;     /* opening the library */
+    pthread_mutex_t grow_lock; /* held by that compilation, and while a graph grows */
+    double backend_open_ms;    /* opening the library */
     double frontend_ms;
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
@@ -137,8 +137,8 @@ static void background_compile(void *ctx, const JgBackend *backend, JgLlvm *llvm
 {
     JgDriver *d = ctx;
     pthread_mutex_lock(&d->grow_lock);
-    d->tier_ok = compile_like_baseline(d, backend, llvm, d->tier_graph, d->tier_err,
-                                       sizeof d->tier_err);
+    d->tier_ok =
+        compile_like_baseline(d, backend, llvm, d->tier_graph, d->tier_err, sizeof d->tier_err);
     pthread_mutex_unlock(&d->grow_lock);
 }
 
@@ -184,8 +184,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     if (d->tier_start) {
         if (!d->tier_now && !jg_backend_ready(d->tier_start))
             return false;
-        d->llvm = jg_backend_join(d->tier_start, &d->backend, &d->backend_open_ms, err,
-                                  sizeof err);
+        d->llvm = jg_backend_join(d->tier_start, &d->backend, &d->backend_open_ms, err, sizeof err);
         d->tier_start = NULL;
         if (!d->llvm)
             fatal("LLVM could not start", err);
@@ -316,6 +315,8 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         d->tier_up_ms = options->tier_up_ms < 0 ? JG_TIER_UP_DEFAULT_MS : options->tier_up_ms;
     if (options->engine == JG_ENGINE_BASELINE || d->tier_up_ms > 0) {
         JgBaselineOptions bo = {.portal_call = baseline_portal_call, .portal_ctx = d};
+        if (options->dumps & JG_DUMP_ASM)
+            bo.dump_asm = dump_out(d);
         if (d->tier_up_ms > 0) {
             const char *now = getenv("JITGEN_TIER_UP_NOW");
             d->tier_now = now && *now && *now != '0';
@@ -467,8 +468,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         const JgBaselineStats *b = jg_baseline_stats(d->baseline);
         baseline_ms = b->compile_ms;
         fprintf(out, "baseline.methods: %llu\n", (unsigned long long)b->methods);
-        fprintf(out, "baseline.flexswitch_cases: %llu\n",
-                (unsigned long long)b->flexswitch_cases);
+        fprintf(out, "baseline.flexswitch_cases: %llu\n", (unsigned long long)b->flexswitch_cases);
         fprintf(out, "baseline.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
         fprintf(out, "baseline.ms: %.3f\n", b->compile_ms);
         fprintf(out, "baseline.method_entries: %llu\n", (unsigned long long)b->method_entries);
