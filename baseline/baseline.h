@@ -1,8 +1,8 @@
 /* The baseline backend (docs/baseline.md): residual flow graphs straight to
  * x86-64 machine code, without LLVM. It compiles in microseconds what LLVM
  * compiles in milliseconds (and LLVM must first be opened, ~20 ms), at the
- * price of simpler code: every value lives in a stack slot of its method,
- * operations go through scratch registers, rare operations call the
+ * price of simpler code: one pass, registers allocated per class of values
+ * for the whole method, no loop optimizations, rare operations through the
  * evaluator's arithmetic.
  *
  * As in the LLVM backend, a residual graph grows (every flexswitch miss
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "frontend/ir.h"
 
@@ -45,6 +46,9 @@ typedef struct JgBaselineOptions {
      * that a host compiling graphs on another thread can keep it from
      * reading what changes; may be NULL */
     void (*growing)(void *ctx, bool begin);
+    /* where each method's machine code is printed, disassembled, as it is
+       compiled (--dump=asm); NULL: nowhere */
+    FILE *dump_asm;
 } JgBaselineOptions;
 
 /* What a call of a graph counts against its budget. */

@@ -34,9 +34,13 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
-    uint32_t current; /* the block being lowered */
-    bool *fused;      /* per local block: its last op, an ICMP only its BRANCH
-                         reads, becomes the branch's compare (homes.c) */
+    int32_t budget_at; /* rbp offset of the back-edge count; 0: none counted */
+    uint32_t current;  /* the block being lowered */
+    uint32_t *fused;   /* per local block: 1 + the index of its last op with
+                          code when that is an ICMP only its BRANCH reads,
+                          which becomes the branch's compare; 0: none (homes.c) */
+    bool *dead;        /* per value: a pure result nothing reads, no code */
+    bool *reached;     /* per local block: it has code (method.c, find_reached) */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;
@@ -97,6 +101,13 @@ static inline bool bl_op_calls(const JgOp *op)
     default:
         return true;
     }
+}
+
+/* Whether `op` needs no code: its result repeats or renames another value
+ * (homes.c, alias), or nothing reads it (dead). */
+static inline bool bl_no_code(const Codegen *c, const JgOp *op)
+{
+    return op->result && (c->alias[op->result] != op->result || c->dead[op->result]);
 }
 
 /* Aliases, homes and registers of every value the method defines, the

@@ -94,11 +94,13 @@ static void find_aliases(Codegen *c, const Preds *preds)
                     JgVal a = bl_resolve(c, l->args[i]);
                     if (a == p)
                         continue;
-                    one = !any || a == same;
+                    if (jg_value_type(g, l->args[i]) != jg_value_type(g, p))
+                        one = false; /* a malformed link: no alias */
+                    one = one && (!any || a == same);
                     same = a;
                     any = true;
                 }
-                if (one && any && jg_value_type(g, same) == jg_value_type(g, p)) {
+                if (one && any) { /* `same` may be narrower: aliases keep the bits */
                     c->alias[p] = same;
                     changed = true;
                 }
@@ -143,7 +145,6 @@ typedef struct Classes {
     uint32_t *next;    /* members of a class: a list from its root */
     uint32_t words;    /* of a bit set over the numbers */
     uint64_t *rows;    /* per root: what its members interfere with (NULL: no coalescing) */
-    bool *local;       /* per number: an operation result not live out of its block */
     uint64_t *crosses; /* bit set: live across a call (or an ALLOCA's rep stosb) */
 } Classes;
 
@@ -175,6 +176,14 @@ static void set_remove(uint64_t *set, uint32_t i)
 static bool set_has(const uint64_t *set, uint32_t i)
 {
     return (set[i / 64] >> (i % 64)) & 1;
+}
+
+/* Whether a second identical `op` may take the first one's result, and
+ * whether an unread `op` may be left out: a pure operation (no memory, no
+ * call) that method.c computes inline. */
+static bool reusable(const JgOp *op)
+{
+    return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(op);
 }
 
 /* Adds to `live` what block b reads at its end: the terminator's value and
@@ -237,7 +246,14 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
     const JgBlock *bk = &c->g->blocks.items[b];
     for (uint32_t i = bk->ops.count; i-- > 0;) {
         const JgOp *op = &bk->ops.items[i];
+        if (op->result && c->alias[op->result] != op->result)
+            continue; /* no code: its uses read the value it stands for */
         uint32_t r = op->result ? k->index[op->result] : NONE;
+        if (r != NONE && !set_has(live, r) && reusable(op)) {
+            if (record)
+                c->dead[op->result] = true; /* nothing reads it: no code */
+            continue;
+        }
         if (record)
             interfere(k, r, live);
         set_remove(live, r);
@@ -284,12 +300,6 @@ static bool find_interference(const Codegen *c, Classes *k)
     }
     for (uint32_t b = c->lo; b < c->hi; b++) {
         live_out(c, k, live_in, b, live);
-        const JgBlock *bk = &c->g->blocks.items[b];
-        for (uint32_t i = 0; i < bk->ops.count; i++) {
-            JgVal r = bk->ops.items[i].result;
-            if (r && k->index[r] != NONE && !set_has(live, k->index[r]))
-                k->local[k->index[r]] = true;
-        }
         walk_block(c, k, b, live, true);
     }
     free(live_in);
@@ -365,8 +375,8 @@ static void count_use(const Codegen *c, Classes *k, uint64_t *weight, JgVal v, b
 /* Registers by greedy coloring of the interference between classes: the
  * heaviest class first (uses, those in loops counting 16), each taking the
  * first register no interfering class holds; classes live across a call
- * only callee-saved ones. Without interference (a method too big), every
- * value stays in its slot. */
+ * only callee-saved ones, the others caller-saved ones first. Without
+ * interference (a method too big), every value stays in its slot. */
 static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *weight)
 {
     const JgGraph *g = c->g;
@@ -391,7 +401,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             const JgBlock *target = &g->blocks.items[link->target];
             for (uint32_t a = 0; a < link->nargs; a++) {
                 uint32_t x = number(c, k, link->args[a]);
-                uint32_t p = inside && a < target->nparams ? k->index[target->params[a]] : NONE;
+                uint32_t p = inside && a < target->nparams ? number(c, k, target->params[a]) : NONE;
                 if (x != NONE && p != NONE && find(k, x) == find(k, p))
                     continue;
                 count_use(c, k, weight, link->args[a], h);
@@ -425,9 +435,14 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
         bool crosses = false;
         for (uint32_t m = root; m != NONE && !crosses; m = k->next[m])
             crosses = set_has(k->crosses, m);
-        uint32_t limit = crosses ? NCALLEE_SAVED : NHOME_REGS;
+        /* a class not live across a call tries the caller-saved registers
+         * first, leaving the callee-saved ones to those that are */
+        uint32_t first = crosses ? 0 : NCALLEE_SAVED;
         color[i] = NONE;
-        for (uint32_t r = 0; r < limit && color[i] == NONE; r++) {
+        for (uint32_t step = 0; step < NHOME_REGS && color[i] == NONE; step++) {
+            uint32_t r = (first + step) % NHOME_REGS;
+            if (crosses && r >= NCALLEE_SAVED)
+                break;
             bool taken = false;
             for (uint32_t j = 0; j < i && !taken; j++)
                 taken = color[j] == r && classes_interfere(k, root, order[j]);
@@ -484,16 +499,51 @@ static bool scan(Codegen *c, Classes *k)
     return true;
 }
 
-/* Whether a second identical `op` may take the first one's result: a pure
- * operation (no memory, no call) that method.c computes inline. */
-static bool reusable(const JgOp *op)
+/* Whether `op` leaves its operand's bits as they are: a zero-extension (a
+ * home holds a value zero-extended) or a cast between 64-bit types, of a
+ * value that is no constant (constants are immediates of their own type). */
+static bool same_bits(const Codegen *c, const JgOp *op)
 {
-    return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(op);
+    JgVal a = bl_resolve(c, op->args[0]);
+    if (!a || jg_is_const(c->g, a))
+        return false;
+    JgType from = jg_value_type(c->g, a), to = (JgType)op->type;
+    bool wide = (from == JG_I64 || from == JG_PTR) && (to == JG_I64 || to == JG_PTR);
+    switch ((JgOpcode)op->opcode) {
+    case JG_OP_ZEXT:
+        return from != JG_F32 && from != JG_F64;
+    case JG_OP_PTRTOINT:
+    case JG_OP_INTTOPTR:
+    case JG_OP_BITCAST:
+        return wide;
+    default:
+        return false;
+    }
+}
+
+/* The i1 value an ICMP of a bool (widened by zext: homes.c's aliases) with
+ * a constant is, when it is true for 1 and false for 0 (`icmp ne b, 0`,
+ * the test of a C bool passed through blocks); 0 otherwise. */
+static JgVal bool_test(const Codegen *c, const JgOp *op)
+{
+    if (op->opcode != JG_OP_ICMP || op->nargs != 2 || op->pred > JG_SLE)
+        return 0;
+    JgVal b = bl_resolve(c, op->args[0]), k = bl_resolve(c, op->args[1]);
+    if (!b || jg_is_const(c->g, b) || jg_value_type(c->g, b) != JG_I1 || !k ||
+        !jg_is_const(c->g, k))
+        return 0;
+    JgType t = jg_value_type(c->g, op->args[0]);
+    uint64_t kbits = mask(t, jg_value(c->g, k)->bits);
+    uint64_t if0[2] = {0, kbits}, if1[2] = {1, kbits};
+    bool r0 = jg_arith(JG_OP_ICMP, JG_I1, op->pred, t, if0) & 1;
+    bool r1 = jg_arith(JG_OP_ICMP, JG_I1, op->pred, t, if1) & 1;
+    return !r0 && r1 ? b : 0;
 }
 
 /* Local value numbering: an operation that repeats one a few ops earlier
  * in its block, on the same values, is that op's result (partial
- * evaluation repeats the interpreter's checks). */
+ * evaluation repeats the interpreter's checks); a zero-extension or a
+ * cast that keeps the bits is its operand, the test of a bool the bool. */
 static void reuse_results(Codegen *c)
 {
     const JgGraph *g = c->g;
@@ -501,8 +551,17 @@ static void reuse_results(Codegen *c)
         const JgBlock *bk = &g->blocks.items[b];
         for (uint32_t i = 0; i < bk->ops.count; i++) {
             const JgOp *op = &bk->ops.items[i];
-            if (!reusable(op))
+            if (!reusable(op) || c->alias[op->result] != op->result)
                 continue;
+            if (same_bits(c, op)) {
+                c->alias[op->result] = bl_resolve(c, op->args[0]);
+                continue;
+            }
+            JgVal b = bool_test(c, op);
+            if (b) {
+                c->alias[op->result] = b;
+                continue;
+            }
             for (uint32_t j = i > 16 ? i - 16 : 0; j < i; j++) {
                 const JgOp *o = &bk->ops.items[j];
                 bool same = o->opcode == op->opcode && o->type == op->type && o->pred == op->pred &&
@@ -518,19 +577,92 @@ static void reuse_results(Codegen *c)
     }
 }
 
-/* Blocks ending with a branch on a comparison that is their last op and
- * that nothing else reads: the branch compares itself (method.c). */
-static void find_fused(Codegen *c, const Classes *k)
+/* How many times the method reads each value where it needs the value's
+ * home (per graph value, in reads[]): operands of ops with code, terminator
+ * values, flexswitch live values, and link arguments that move (an argument
+ * passed to a parameter that stands for it moves nothing). */
+static void count_reads(const Codegen *c, uint32_t *reads)
 {
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bk = &c->g->blocks.items[b];
-        if (!k->rows || bk->term.kind != JG_TERM_BRANCH || !bk->ops.count)
-            continue;
-        const JgOp *last = &bk->ops.items[bk->ops.count - 1];
-        uint32_t x = last->result ? k->index[last->result] : NONE;
-        c->fused[b - c->lo] = last->opcode == JG_OP_ICMP && x != NONE && k->local[x] &&
-                              bl_resolve(c, bk->term.value) == last->result;
+        for (uint32_t i = 0; i < bk->ops.count; i++)
+            for (uint32_t a = 0; !bl_no_code(c, &bk->ops.items[i]) && a < bk->ops.items[i].nargs;
+                 a++)
+                reads[bl_resolve(c, bk->ops.items[i].args[a])]++;
+        const JgTerm *t = &bk->term;
+        reads[bl_resolve(c, t->value)]++;
+        if (t->kind == JG_TERM_FLEXSWITCH && t->flex) {
+            const JgFlexswitch *fs = t->flex;
+            for (uint32_t i = 0; i < fs->nlive; i++)
+                reads[bl_resolve(c, fs->live[i])]++;
+        }
+        for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+            const JgLink *link = &t->links[l];
+            const JgBlock *to =
+                link->target < c->g->blocks.count ? &c->g->blocks.items[link->target] : NULL;
+            for (uint32_t a = 0; a < link->nargs; a++) {
+                JgVal v = bl_resolve(c, link->args[a]);
+                if (!(bl_internal(c, link->target) && to && a < to->nparams &&
+                      bl_resolve(c, to->params[a]) == v))
+                    reads[v]++;
+            }
+        }
     }
+}
+
+/* The index + 1 of b's last op with code when it is an ICMP (0: none). */
+static uint32_t last_compare(const Codegen *c, const JgBlock *bk)
+{
+    uint32_t i = bk->ops.count;
+    while (i > 0 && bl_no_code(c, &bk->ops.items[i - 1]))
+        i--;
+    return i > 0 && bk->ops.items[i - 1].opcode == JG_OP_ICMP && bk->ops.items[i - 1].result ? i
+                                                                                             : 0;
+}
+
+/* Comparisons that become the flags of a branch (method.c; fused[b] is the
+ * op's index + 1):
+ *   - a block ending with a branch on its last op with code, an ICMP that
+ *     nothing else reads;
+ *   - a block ending with that ICMP and a goto to block t, which has no
+ *     code, ends with a branch on the ICMP (a parameter standing for it),
+ *     and is entered only by that goto: the goto takes t's branch over,
+ *     when nothing else reads the ICMP. */
+static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
+{
+    uint32_t *reads = k->rows ? calloc(c->g->values.count, sizeof *reads) : NULL;
+    if (!reads)
+        return; /* no fusion: slower code, the same results */
+    count_reads(c, reads);
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &c->g->blocks.items[b];
+        uint32_t i = last_compare(c, bk);
+        if (i == 0)
+            continue;
+        JgVal x = bk->ops.items[i - 1].result;
+        uint32_t n = k->index[x];
+        if (n == NONE)
+            continue;
+        if (bk->term.kind == JG_TERM_BRANCH) {
+            if (bl_resolve(c, bk->term.value) == x && reads[x] == 1)
+                c->fused[b - c->lo] = i;
+            continue;
+        }
+        if (bk->term.kind != JG_TERM_GOTO || bk->term.nlinks != 1)
+            continue;
+        uint32_t to = bk->term.links[0].target;
+        if (!bl_internal(c, to) || to == b || c->bg->enterable[to] ||
+            preds->start[to - c->lo + 1] - preds->start[to - c->lo] != 1)
+            continue;
+        const JgBlock *t = &c->g->blocks.items[to];
+        bool empty = t->term.kind == JG_TERM_BRANCH && bl_resolve(c, t->term.value) == x &&
+                     bk->term.links[0].nargs == t->nparams;
+        for (uint32_t j = 0; empty && j < t->ops.count; j++)
+            empty = bl_no_code(c, &t->ops.items[j]);
+        if (empty && reads[x] == 1)
+            c->fused[b - c->lo] = i;
+    }
+    free(reads);
 }
 
 static void free_classes(Classes *k)
@@ -540,7 +672,6 @@ static void free_classes(Classes *k)
     free(k->parent);
     free(k->next);
     free(k->rows);
-    free(k->local);
     free(k->crosses);
 }
 
@@ -555,17 +686,15 @@ bool bl_assign_homes(Codegen *c)
         return bl_cg_fail(c, "out of memory");
     reuse_results(c);
     find_aliases(c, &preds);
-    free(preds.start);
-    free(preds.in);
+    reuse_results(c); /* again: parameters now stand for what they receive */
     Classes k = {0};
     k.index = malloc(sizeof *k.index * g->values.count);
     k.value = malloc(sizeof *k.value * g->values.count);
     k.parent = malloc(sizeof *k.parent * g->values.count);
     k.next = malloc(sizeof *k.next * g->values.count);
-    k.local = calloc(g->values.count, sizeof *k.local);
     bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
     uint64_t *weight = calloc(g->values.count, sizeof *weight);
-    bool ok = k.index && k.value && k.parent && k.next && k.local && hot && weight;
+    bool ok = k.index && k.value && k.parent && k.next && hot && weight;
     if (ok) {
         memset(k.index, 0xff, sizeof *k.index * g->values.count);
         ok = scan(c, &k);
@@ -581,7 +710,7 @@ bool bl_assign_homes(Codegen *c)
         find_loops(c, hot);
         if (k.n <= MAX_COALESCED && find_interference(c, &k)) {
             coalesce(c, &k, hot);
-            find_fused(c, &k);
+            find_fused(c, &k, &preds);
         }
         /* a slot per class */
         for (uint32_t i = 0; i < k.n; i++)
@@ -591,6 +720,8 @@ bool bl_assign_homes(Codegen *c)
         assign_registers(c, &k, hot, weight);
     }
     free_classes(&k);
+    free(preds.start);
+    free(preds.in);
     free(hot);
     free(weight);
     return ok;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "codegen.h"
+#include "disasm.h"
 
 bool bl_cg_fail(Codegen *c, const char *fmt, ...)
 {
@@ -86,6 +87,34 @@ static void store_result(Codegen *c, JgVal v, X64Reg reg)
         return;
     }
     x64_store(&c->buf, 8, X64_RBP, c->home[v], reg);
+}
+
+/* The register v lives in; NO_REG: a slot, or v is a constant. */
+static uint8_t reg_of(const Codegen *c, JgVal v)
+{
+    v = bl_resolve(c, v);
+    if (!v || jg_is_const(c->g, v) || !c->home[v])
+        return NO_REG;
+    return c->reg[v];
+}
+
+/* A register holding v: its home, or `scratch` loaded with it. */
+static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
+{
+    uint8_t r = reg_of(c, v);
+    if (r != NO_REG)
+        return (X64Reg)r;
+    load_value(c, scratch, v);
+    return scratch;
+}
+
+/* Where an operation computes `result`: its home register, so that
+ * store_result moves nothing, or rax when it lives in a slot. */
+static X64Reg result_reg(const Codegen *c, JgVal result)
+{
+    if (result && c->alias[result] == result && c->reg[result] != NO_REG)
+        return (X64Reg)c->reg[result];
+    return X64_RAX;
 }
 
 /* The operands of a call, staged at [rsp + 8i] before any argument
@@ -187,51 +216,76 @@ static bool immediate(const Codegen *c, JgVal v, JgType t, bool signed_operand, 
     return true;
 }
 
-/* Sets the flags of the comparison `op` (rax, rcx are clobbered). */
+/* Sets the flags of the comparison `op` (rax, rcx may be clobbered).
+ * Homes hold values zero-extended: only a signed comparison of a type
+ * narrower than 64 bits needs its operands sign-extended first. */
 static void compare(Codegen *c, const JgOp *op)
 {
     JgType t = jg_value_type(c->g, op->args[0]);
     bool is_signed = op->pred >= JG_SGT && op->pred <= JG_SLE;
+    bool widen = is_signed && t != JG_I64 && t != JG_PTR;
     int32_t imm;
-    load_value(c, X64_RAX, op->args[0]);
-    if (is_signed)
+    X64Reg a = X64_RAX;
+    if (widen) {
+        load_value(c, X64_RAX, op->args[0]);
         sign_extend(c, X64_RAX, t);
+    } else {
+        a = operand(c, op->args[0], X64_RAX);
+    }
     if (immediate(c, op->args[1], t, is_signed, &imm)) {
-        x64_alu_ri(&c->buf, X64_CMP, X64_RAX, imm);
+        if (imm == 0) /* the same flags as cmp a, 0 (OF and CF clear), shorter */
+            x64_test_rr(&c->buf, a, a);
+        else
+            x64_alu_ri(&c->buf, X64_CMP, a, imm);
         return;
     }
-    load_value(c, X64_RCX, op->args[1]);
-    if (is_signed)
+    X64Reg b = X64_RCX;
+    if (widen) {
+        load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
-    x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
+    } else {
+        b = operand(c, op->args[1], X64_RCX);
+    }
+    x64_alu_rr(&c->buf, X64_CMP, a, b);
 }
 
 static void lower_icmp(Codegen *c, const JgOp *op)
 {
     compare(c, op);
-    x64_setcc(&c->buf, int_condition((JgPred)op->pred), X64_RAX);
-    store_result(c, op->result, X64_RAX);
+    X64Reg d = result_reg(c, op->result);
+    x64_setcc(&c->buf, int_condition((JgPred)op->pred), d);
+    store_result(c, op->result, d);
 }
 
+/* Two-address: the result's register receives the first operand and is
+ * combined with the second (an immediate, a register, or rcx loaded). */
 static void lower_binary(Codegen *c, const JgOp *op)
 {
     static const X64Alu alu[JG_OP__COUNT] = {
         [JG_OP_ADD] = X64_ADD, [JG_OP_PTRADD] = X64_ADD, [JG_OP_SUB] = X64_SUB,
         [JG_OP_AND] = X64_AND, [JG_OP_OR] = X64_OR,      [JG_OP_XOR] = X64_XOR,
     };
-    int32_t imm;
-    load_value(c, X64_RAX, op->args[0]);
-    if (op->opcode == JG_OP_MUL) {
-        load_value(c, X64_RCX, op->args[1]);
-        x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
-    } else if (immediate(c, op->args[1], JG_I64, false, &imm)) {
-        x64_alu_ri(&c->buf, alu[op->opcode], X64_RAX, imm);
-    } else {
-        load_value(c, X64_RCX, op->args[1]);
-        x64_alu_rr(&c->buf, alu[op->opcode], X64_RAX, X64_RCX);
+    JgVal a0 = op->args[0], a1 = op->args[1];
+    X64Reg d = result_reg(c, op->result);
+    if (reg_of(c, a1) == d && reg_of(c, a0) != d) { /* writing d first would lose a1 */
+        if (op->opcode == JG_OP_SUB) {
+            d = X64_RAX;
+        } else {
+            JgVal t = a0;
+            a0 = a1;
+            a1 = t;
+        }
     }
-    normalize(c, X64_RAX, (JgType)op->type);
-    store_result(c, op->result, X64_RAX);
+    int32_t imm;
+    load_value(c, d, a0);
+    if (op->opcode == JG_OP_MUL)
+        x64_imul_rr(&c->buf, d, operand(c, a1, X64_RCX));
+    else if (immediate(c, a1, JG_I64, false, &imm))
+        x64_alu_ri(&c->buf, alu[op->opcode], d, imm);
+    else
+        x64_alu_rr(&c->buf, alu[op->opcode], d, operand(c, a1, X64_RCX));
+    normalize(c, d, (JgType)op->type);
+    store_result(c, op->result, d);
 }
 
 static void lower_alloca(Codegen *c, const JgOp *op)
@@ -374,8 +428,8 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 
 static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
 {
-    if (op->result && c->alias[op->result] != op->result)
-        return; /* a repeat of an earlier op (homes.c) */
+    if (bl_no_code(c, op))
+        return; /* a repeat or renaming of another value, or unread (homes.c) */
     switch ((JgOpcode)op->opcode) {
     case JG_OP_ADD:
     case JG_OP_SUB:
@@ -389,14 +443,15 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
     case JG_OP_ICMP:
         lower_icmp(c, op);
         return;
-    case JG_OP_SELECT:
-        load_value(c, X64_RCX, op->args[0]);
+    case JG_OP_SELECT: { /* booleans are 0 or 1 */
         load_value(c, X64_RAX, op->args[1]);
-        load_value(c, X64_RDX, op->args[2]);
-        x64_alu_ri(&c->buf, X64_AND, X64_RCX, 1);
-        x64_cmov(&c->buf, X64_E, X64_RAX, X64_RDX);
+        X64Reg if_false = operand(c, op->args[2], X64_RDX);
+        X64Reg cond = operand(c, op->args[0], X64_RCX);
+        x64_test_rr(&c->buf, cond, cond);
+        x64_cmov(&c->buf, X64_E, X64_RAX, if_false);
         store_result(c, op->result, X64_RAX);
         return;
+    }
     case JG_OP_ZEXT: /* a normalized value is its zero-extension */
         load_value(c, X64_RAX, op->args[0]);
         store_result(c, op->result, X64_RAX);
@@ -561,7 +616,10 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
 
 /* A loop's back-edge into merge point `target` (its parameters set): one
  * less of the graph's budget; at zero, leave for the dispatcher, which asks
- * the tier-up hook (runtime.c), through a stub emitted after the blocks. */
+ * the tier-up hook (runtime.c), through a stub emitted after the blocks.
+ * The count is kept in the frame (budget_at), read from the graph at entry
+ * and written back at exit: a count in the graph's memory would chain every
+ * iteration to the last one's store. */
 static void count_back_edge(Codegen *c, uint32_t target)
 {
     if (c->nexits == c->exits_cap) {
@@ -576,10 +634,7 @@ static void count_back_edge(Codegen *c, uint32_t target)
     }
     uint32_t label = x64_label(&c->buf);
     c->exits[c->nexits++] = (BlExit){.label = label, .target = target};
-    x64_mov_ri(&c->buf, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
-    x64_load(&c->buf, 8, X64_RCX, X64_RAX, 0);
-    x64_alu_ri(&c->buf, X64_SUB, X64_RCX, 1);
-    x64_store(&c->buf, 8, X64_RAX, 0, X64_RCX);
+    x64_alu_mi(&c->buf, X64_SUB, X64_RBP, c->budget_at, 1);
     x64_jcc(&c->buf, X64_LE, label);
 }
 
@@ -595,6 +650,95 @@ static void emit_exits(Codegen *c)
             x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)k, X64_RAX);
         }
         leave_with(c, c->bg->ids[c->exits[i].target]);
+    }
+}
+
+/* Whether block t computes nothing (its ops need no code) and goes on to
+ * one block: a link into it goes straight on through its goto. */
+static bool passes_on(const Codegen *c, const JgBlock *t)
+{
+    if (t->term.kind != JG_TERM_GOTO || t->term.nlinks != 1)
+        return false;
+    for (uint32_t i = 0; i < t->ops.count; i++)
+        if (!bl_no_code(c, &t->ops.items[i]))
+            return false;
+    return true;
+}
+
+/* Whether link `l` to t is a back-edge that counts the budget. */
+static bool counts_budget(const Codegen *c, const JgLink *l, const JgBlock *t)
+{
+    return l->target <= c->current && c->budget_at && c->bg->enterable[l->target] &&
+           (t->flags & JG_BLOCK_ENTRY);
+}
+
+/* Whether link `l` (well-formed, to this method) moves no value. */
+static bool moves_nothing(const Codegen *c, const JgLink *l, const JgBlock *t)
+{
+    for (uint32_t i = 0; i < l->nargs; i++) {
+        JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
+        if (c->alias[p] != p || a == p)
+            continue;
+        if (!same_loc(loc_of(c, p), loc_of(c, a)))
+            return false;
+    }
+    return true;
+}
+
+/* Whether `l` is well-formed and to a block of this method. */
+static bool internal_link(const Codegen *c, const JgLink *l)
+{
+    return l->target < c->g->blocks.count && bl_internal(c, l->target) &&
+           l->nargs == c->g->blocks.items[l->target].nparams;
+}
+
+/* The label where following `l` jumps, through the blocks that pass on
+ * (emit_link_from's steps); false when the way there moves values or
+ * counts the budget, or `l` leaves the method. */
+static bool jump_only(const Codegen *c, const JgLink *l, unsigned depth, uint32_t *label)
+{
+    if (!internal_link(c, l))
+        return false;
+    const JgBlock *t = &c->g->blocks.items[l->target];
+    if (!moves_nothing(c, l, t) || counts_budget(c, l, t))
+        return false;
+    if (passes_on(c, t) && depth < 8)
+        return jump_only(c, &t->term.links[0], depth + 1, label);
+    *label = c->labels[l->target - c->lo];
+    return true;
+}
+
+/* The block whose code following `l` jumps to (emit_link_from's steps):
+ * its index in this method, UINT32_MAX when `l` leaves the method. */
+static uint32_t jump_target(const Codegen *c, const JgLink *l)
+{
+    for (unsigned depth = 0; internal_link(c, l); depth++) {
+        const JgBlock *t = &c->g->blocks.items[l->target];
+        if (!passes_on(c, t) || depth >= 8)
+            return l->target - c->lo;
+        l = &t->term.links[0];
+    }
+    return UINT32_MAX;
+}
+
+/* The blocks with code: the enterable ones and those a jump reaches (the
+ * others are passed through, or never run). */
+static void find_reached(const Codegen *c, bool *reached)
+{
+    for (uint32_t b = c->lo; b < c->hi; b++)
+        reached[b - c->lo] = c->bg->enterable[b];
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = c->lo; b < c->hi; b++) {
+            const JgTerm *t = &c->g->blocks.items[b].term;
+            if (t->kind == JG_TERM_GOTO && c->fused[b - c->lo]) /* takes the branch over */
+                t = &c->g->blocks.items[t->links[0].target].term;
+            for (uint32_t k = 0; reached[b - c->lo] && bl_flows(t) && k < t->nlinks; k++) {
+                uint32_t to = jump_target(c, &t->links[k]);
+                if (to != UINT32_MAX && !reached[to])
+                    changed = reached[to] = true;
+            }
+        }
     }
 }
 
@@ -628,12 +772,11 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
         return;
     }
     parallel_move(c, l, t);
-    if (l->target <= c->current && c->bg->budget != INT64_MAX && c->bg->enterable[l->target] &&
-        (t->flags & JG_BLOCK_ENTRY))
+    if (counts_budget(c, l, t))
         count_back_edge(c, l->target);
     /* a block that only passes its parameters on: go straight on (a few
      * steps, so that a cycle of such blocks still ends) */
-    if (t->ops.count == 0 && t->term.kind == JG_TERM_GOTO && depth < 8) {
+    if (passes_on(c, t) && depth < 8) {
         emit_link_from(c, &t->term.links[0], depth + 1);
         return;
     }
@@ -645,35 +788,54 @@ static void emit_link(Codegen *c, const JgLink *l)
     emit_link_from(c, l, 0);
 }
 
-static void lower_terminator(Codegen *c, uint32_t block)
+/* Branch `t` (of block `block`) on its value, or, when `cmp` is not NULL,
+ * on the flags that comparison has set. */
+static void branch(Codegen *c, uint32_t block, const JgTerm *t, const JgOp *cmp)
 {
-    const JgTerm *t = &c->g->blocks.items[block].term;
-    switch ((JgTermKind)t->kind) {
-    case JG_TERM_GOTO:
-        emit_link(c, &t->links[0]);
-        return;
-    case JG_TERM_BRANCH: {
-        uint32_t if_false = x64_label(&c->buf);
-        const JgBlock *bk = &c->g->blocks.items[block];
-        if (c->fused[block - c->lo]) { /* the comparison is this block's last op */
-            const JgOp *cmp = &bk->ops.items[bk->ops.count - 1];
-            compare(c, cmp);
-            x64_jcc(&c->buf, (X64Cond)(int_condition((JgPred)cmp->pred) ^ 1), if_false);
-        } else {
-            JgVal v = bl_resolve(c, t->value);
-            X64Reg r = X64_RAX;
-            if (v && !jg_is_const(c->g, v) && c->reg[v] != NO_REG)
-                r = (X64Reg)c->reg[v]; /* booleans are 0 or 1 */
-            else
-                load_value(c, X64_RAX, t->value);
-            x64_test_rr(&c->buf, r, r);
-            x64_jcc(&c->buf, X64_E, if_false);
-        }
-        emit_link(c, &t->links[0]);
+    uint32_t current = c->current;
+    c->current = block; /* for the budget's back-edges */
+    /* false: straight to its block when the way there is only a jump */
+    uint32_t if_false, direct;
+    bool only_jump = jump_only(c, &t->links[1], 0, &direct);
+    if_false = only_jump ? direct : x64_label(&c->buf);
+    if (cmp) {
+        x64_jcc(&c->buf, (X64Cond)(int_condition((JgPred)cmp->pred) ^ 1), if_false);
+    } else {
+        X64Reg r = operand(c, t->value, X64_RAX); /* booleans are 0 or 1 */
+        x64_test_rr(&c->buf, r, r);
+        x64_jcc(&c->buf, X64_E, if_false);
+    }
+    emit_link(c, &t->links[0]);
+    if (!only_jump) {
         x64_place(&c->buf, if_false);
         emit_link(c, &t->links[1]);
-        return;
     }
+    c->current = current;
+}
+
+static void lower_terminator(Codegen *c, uint32_t block)
+{
+    const JgBlock *bk = &c->g->blocks.items[block];
+    const JgTerm *t = &bk->term;
+    const JgOp *cmp = c->fused[block - c->lo] ? &bk->ops.items[c->fused[block - c->lo] - 1] : NULL;
+    switch ((JgTermKind)t->kind) {
+    case JG_TERM_GOTO:
+        if (cmp) { /* the comparison, the goto's moves (mov keeps the flags), then the
+                      branch of the block it goes to (homes.c, find_fused) */
+            const JgLink *l = &t->links[0];
+            const JgBlock *to = &c->g->blocks.items[l->target];
+            compare(c, cmp);
+            parallel_move(c, l, to);
+            branch(c, l->target, &to->term, cmp);
+            return;
+        }
+        emit_link(c, &t->links[0]);
+        return;
+    case JG_TERM_BRANCH:
+        if (cmp)
+            compare(c, cmp);
+        branch(c, block, t, cmp);
+        return;
     case JG_TERM_SWITCH: {
         JgType vt = jg_value_type(c->g, t->value);
         uint32_t n = t->nlinks - 1;
@@ -744,6 +906,11 @@ static void emit_entry(Codegen *c)
     x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
     x64_mov_rr(b, FRAME, X64_RSI);
     x64_mov_rr(b, AREA, X64_RDX);
+    if (c->budget_at) {
+        x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
+        x64_load(b, 8, X64_RAX, X64_RAX, 0);
+        x64_store(b, 8, X64_RBP, c->budget_at, X64_RAX);
+    }
     for (uint32_t blk = c->lo; blk < c->hi; blk++) {
         if (!c->bg->enterable[blk])
             continue;
@@ -768,6 +935,11 @@ static void emit_epilogue(Codegen *c)
 {
     X64Buf *b = &c->buf;
     x64_place(b, c->epilogue);
+    if (c->budget_at) { /* eax holds the block id */
+        x64_load(b, 8, X64_RCX, X64_RBP, c->budget_at);
+        x64_mov_ri(b, X64_RDX, (uint64_t)(uintptr_t)&c->bg->budget);
+        x64_store(b, 8, X64_RDX, 0, X64_RCX);
+    }
     x64_lea(b, X64_RSP, X64_RBP, -40);
     x64_pop(b, X64_R15);
     x64_pop(b, X64_R14);
@@ -791,24 +963,32 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.reg = malloc(g->values.count);
     c.alias = malloc(sizeof *c.alias * g->values.count);
     c.fused = calloc(hi - lo, sizeof *c.fused);
-    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused;
+    c.dead = calloc(g->values.count, sizeof *c.dead);
+    c.reached = calloc(hi - lo, sizeof *c.reached);
+    bool ok =
+        c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead && c.reached;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
         bl_cg_fail(&c, "out of memory");
     ok = ok && bl_assign_homes(&c);
+    if (ok && bg->budget != INT64_MAX) /* the back-edge count's slot */
+        c.budget_at = SLOTS_AT - 8 * (int32_t)c.nslots++;
     if (ok) {
         for (uint32_t i = 0; i < hi - lo; i++)
             c.labels[i] = x64_label(&c.buf);
         c.epilogue = x64_label(&c.buf);
         emit_entry(&c);
+        find_reached(&c, c.reached);
         for (uint32_t b = lo; b < hi && !c.failed; b++) {
+            if (!c.reached[b - lo])
+                continue;
             x64_place(&c.buf, c.labels[b - lo]);
             const JgBlock *bk = &g->blocks.items[b];
             c.current = b;
-            uint32_t nops = bk->ops.count - (c.fused[b - lo] ? 1 : 0);
-            for (uint32_t i = 0; i < nops && !c.failed; i++)
-                lower_op(&c, b, &bk->ops.items[i]);
+            for (uint32_t i = 0; i < bk->ops.count && !c.failed; i++)
+                if (i + 1 != c.fused[b - lo])
+                    lower_op(&c, b, &bk->ops.items[i]);
             lower_terminator(&c, b);
         }
         emit_exits(&c);
@@ -824,6 +1004,13 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         } else {
             BlMethod *m = &bg->methods[method];
             *(void **)&m->fn = code;
+            if (bg->bl->options.dump_asm) {
+                fprintf(bg->bl->options.dump_asm,
+                        "; ---- baseline asm: %s, method %u (blocks %u..%u) ----\n",
+                        g->name ? g->name : "<anonymous>", method, lo, hi - 1);
+                x64_disasm(bg->bl->options.dump_asm, c.buf.code, c.buf.len,
+                           (uint64_t)(uintptr_t)code);
+            }
             m->lo = lo;
             m->hi = hi;
             m->area_bytes = c.area_bytes;
@@ -838,5 +1025,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.alias);
     free(c.exits);
     free(c.fused);
+    free(c.dead);
+    free(c.reached);
     return ok;
 }

@@ -69,10 +69,28 @@ uint32_t x64_label(X64Buf *b)
     return b->nlabels++;
 }
 
+/* Whether the code ends with a jmp to `label` (a rel32 fixup ending the
+ * code whose opcode byte is e9: a jcc has 0f 8x there). */
+static bool ends_with_jmp_to(const X64Buf *b, uint32_t label)
+{
+    if (!b->nfixups || b->len < 5)
+        return false;
+    const X64Fixup *f = &b->fixups[b->nfixups - 1];
+    return f->at + 4 == b->len && f->label == label && b->code[b->len - 5] == 0xe9;
+}
+
 void x64_place(X64Buf *b, uint32_t label)
 {
-    if (!b->oom)
-        b->labels[label] = (uint32_t)b->len;
+    if (b->oom)
+        return;
+    while (ends_with_jmp_to(b, label)) {
+        for (uint32_t i = 0; i < b->nlabels; i++)
+            if (b->labels[i] == b->len)
+                b->labels[i] = (uint32_t)(b->len - 5);
+        b->len -= 5;
+        b->nfixups--;
+    }
+    b->labels[label] = (uint32_t)b->len;
 }
 
 /* A rel32 field for `label`, patched by x64_resolve. */
@@ -227,6 +245,18 @@ void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm)
         modrm_rr(b, op, dst);
         x64_u32(b, (uint32_t)imm);
     }
+}
+
+void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm)
+{
+    rex(b, true, 0, base, false);
+    bool short_imm = imm >= -128 && imm <= 127;
+    x64_byte(b, short_imm ? 0x83 : 0x81);
+    modrm_mem(b, op, base, disp);
+    if (short_imm)
+        x64_byte(b, (uint8_t)imm);
+    else
+        x64_u32(b, (uint32_t)imm);
 }
 
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm)

@@ -76,7 +76,8 @@ void x64_free(X64Buf *b);
 
 /* A new unplaced label. */
 uint32_t x64_label(X64Buf *b);
-/* Places `label` at the current offset. */
+/* Places `label` at the current offset. Jmps to `label` just before are
+ * taken out (control falls through), and labels placed after them move. */
 void x64_place(X64Buf *b, uint32_t label);
 /* Patches every jump to its label; false when a label was never placed. */
 bool x64_resolve(X64Buf *b);
@@ -98,6 +99,8 @@ void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
 /* dst op= imm (sign-extended 32-bit immediate, 64-bit operation) */
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm);
+/* [base + disp] op= imm (64 bits, sign-extended 32-bit immediate) */
+void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm);
 /* 32-bit cmp of dst with imm */
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
 /* dst *= src (64 bits) */

@@ -159,6 +159,14 @@ JITGEN_BACKEND=$nobackend JITGEN_TIER_UP_NOW=1 t "no backend: jit, tier-up" 70 r
 expect "no backend: jit, tier-up: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
 JITGEN_BACKEND=$nobackend t "no backend: baseline" 0 run --engine=baseline sample.tlc &&
     expect_out "no backend: baseline" "$sample_out"
+# the baseline tier's machine code, disassembled without LLVM: every method
+# compiled, each instruction decoded (no `.byte`), ending with its epilogue
+JITGEN_BACKEND=$nobackend t "no backend: baseline --dump=asm" 0 run --engine=baseline \
+    --dump=asm sample.tlc && expect_out "baseline --dump=asm" "$sample_out"
+expect "baseline --dump=asm: a method" grep -q "^; ---- baseline asm: .*, method 0 (blocks 0\.\." err
+expect "baseline --dump=asm: the prologue" grep -q "push rbp$" err
+expect "baseline --dump=asm: the epilogue" grep -q "ret$" err
+expect "baseline --dump=asm: every byte decoded" bash -c '! grep -q "\.byte" err'
 JITGEN_BACKEND=$tlc t "backend: not a library" 70 run --jit-threshold=0 sample.tlc
 expect_err_nonempty "backend: not a library"
 t "asm: unknown option" 2 asm --bogus sample.tlc

@@ -11,10 +11,12 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
 
+#include "baseline/disasm.h"
 #include "baseline/x64.h"
 
 /* Compares the bytes of `b` with `bytes`; on a mismatch fails printing both. */
@@ -169,6 +171,18 @@ static void test_alu_ri(void **state)
     CHECK(x64_alu_ri(b, X64_ADD, X64_RAX, 0x1000), 0x48, 0x81, 0xc0, 0x00, 0x10, 0x00, 0x00);
 }
 
+/* Expected bytes from llvm-mc-19 --show-encoding. */
+static void test_alu_mi(void **state)
+{
+    (void)state;
+    CHECK(x64_alu_mi(b, X64_SUB, X64_RBP, -56, 1), 0x48, 0x83, 0x6d, 0xc8, 0x01);
+    CHECK(x64_alu_mi(b, X64_SUB, X64_RBP, -4096, 1), 0x48, 0x83, 0xad, 0x00, 0xf0, 0xff, 0xff,
+          0x01);
+    CHECK(x64_alu_mi(b, X64_ADD, X64_R12, 8, 300), 0x49, 0x81, 0x44, 0x24, 0x08, 0x2c, 0x01, 0x00,
+          0x00);
+    CHECK(x64_alu_mi(b, X64_CMP, X64_RBX, 16, -2), 0x48, 0x83, 0x7b, 0x10, 0xfe);
+}
+
 static void test_cmp32_ri(void **state)
 {
     (void)state;
@@ -287,7 +301,7 @@ static void test_jumps(void **state)
     x64_byte(b, 0x90);       /* 0x0c */
     x64_byte(b, 0x90);       /* 0x0d */
     x64_jcc(b, X64_E, back); /* 0x0e: je back */
-    x64_jmp(b, fwd);         /* 0x14: jmp fwd (rel32 0) */
+    x64_jmp(b, back);        /* 0x14: jmp back */
     x64_place(b, fwd);
     x64_ret(b); /* 0x19 */
     assert_true(x64_resolve(b));
@@ -297,10 +311,38 @@ static void test_jumps(void **state)
         0x0f, 0x8c, 0x0d, 0x00, 0x00, 0x00, /* jl fwd: rel32 +13 */
         0x90, 0x90,                         /* nop; nop */
         0x0f, 0x84, 0xec, 0xff, 0xff, 0xff, /* je back: rel32 -20 */
-        0xe9, 0x00, 0x00, 0x00, 0x00,       /* jmp fwd: rel32 0 */
+        0xe9, 0xe7, 0xff, 0xff, 0xff,       /* jmp back: rel32 -25 */
         0xc3,                               /* ret */
     };
     expect(b, "backward and forward jumps", want, sizeof want);
+    x64_free(b);
+}
+
+/* Jmps to the label placed right after them are taken out, and the labels
+ * placed between move back with them; a jmp with code after it stays. */
+static void test_jump_to_next_falls_through(void **state)
+{
+    (void)state;
+    X64Buf buf;
+    X64Buf *b = &buf;
+    x64_init(b);
+    uint32_t next = x64_label(b), between = x64_label(b), other = x64_label(b);
+    x64_jcc(b, X64_E, between); /* 0x00: je between */
+    x64_jmp(b, next);           /* taken out */
+    x64_place(b, between);      /* 0x06, once both jmps are out */
+    x64_jmp(b, next);           /* taken out */
+    x64_place(b, next);         /* 0x06 */
+    x64_jmp(b, other);          /* 0x06: jmp other */
+    x64_ret(b);                 /* 0x0b */
+    x64_place(b, other);
+    x64_ret(b); /* 0x0c */
+    assert_true(x64_resolve(b));
+    static const uint8_t want[] = {
+        0x0f, 0x84, 0x00, 0x00, 0x00, 0x00, /* je between: rel32 0 */
+        0xe9, 0x01, 0x00, 0x00, 0x00,       /* jmp other: rel32 +1 */
+        0xc3, 0xc3,                         /* ret; ret */
+    };
+    expect(b, "fall-through", want, sizeof want);
     x64_free(b);
 }
 
@@ -350,18 +392,127 @@ static void test_growth(void **state)
     x64_free(b);
 }
 
+/* The disassembler reads back every form the encoder writes (Intel
+ * syntax, jump targets as addresses), and a byte it does not know, or an
+ * instruction cut short, as `.byte`. */
+static void test_disasm(void **state)
+{
+    (void)state;
+    X64Buf buf;
+    X64Buf *b = &buf;
+    x64_init(b);
+    uint32_t top = x64_label(b);
+    x64_place(b, top);
+    x64_mov_rr(b, X64_R13, X64_RSI);
+    x64_mov_ri(b, X64_RAX, 0x447560);
+    x64_mov_ri(b, X64_RCX, UINT64_MAX);
+    x64_mov_ri(b, X64_R11, UINT64_C(0x123456789a));
+    x64_load(b, 8, X64_RAX, X64_RBP, -0x110);
+    x64_load(b, 1, X64_R9, X64_R12, 8);
+    x64_store(b, 2, X64_RBX, 0, X64_RDX);
+    x64_store(b, 1, X64_RBP, -8, X64_RSI);
+    x64_lea(b, X64_RSP, X64_RBP, -40);
+    x64_alu_rr(b, X64_ADD, X64_R13, X64_RCX);
+    x64_alu_ri(b, X64_CMP, X64_RDI, 999);
+    x64_alu_ri(b, X64_SUB, X64_R8, 1);
+    x64_alu_mi(b, X64_SUB, X64_RBP, -56, 1);
+    x64_cmp32_ri(b, X64_RDI, 3);
+    x64_imul_rr(b, X64_R13, X64_RDI);
+    x64_test_rr(b, X64_RSI, X64_RSI);
+    x64_zext(b, X64_RAX, 4);
+    x64_sext(b, X64_RCX, 1);
+    x64_sext(b, X64_RAX, 4);
+    x64_neg(b, X64_RDX);
+    x64_setcc(b, X64_G, X64_RSI);
+    x64_cmov(b, X64_E, X64_RAX, X64_R13);
+    x64_jcc(b, X64_LE, top);
+    x64_call_reg(b, X64_R11);
+    x64_push(b, X64_R15);
+    x64_pop(b, X64_RBX);
+    x64_rep_stosb(b);
+    x64_ret(b);
+    x64_jmp(b, top);
+    x64_byte(b, 0x0b); /* or r32, r/m32: not a form the encoder writes */
+    assert_true(x64_resolve(b));
+    static const char *const want[] = {
+        "mov r13, rsi",
+        "mov eax, 0x447560",
+        "mov rcx, -1",
+        "movabs r11, 0x123456789a",
+        "mov rax, qword ptr [rbp - 0x110]",
+        "movzx r9d, byte ptr [r12 + 0x8]",
+        "mov word ptr [rbx], dx",
+        "mov byte ptr [rbp - 0x8], sil",
+        "lea rsp, qword ptr [rbp - 0x28]",
+        "add r13, rcx",
+        "cmp rdi, 999",
+        "sub r8, 1",
+        "sub qword ptr [rbp - 0x38], 1",
+        "cmp edi, 3",
+        "imul r13, rdi",
+        "test rsi, rsi",
+        "mov eax, eax",
+        "movsx rcx, cl",
+        "movsxd rax, eax",
+        "neg rdx",
+        "setg sil",
+        "movzx esi, sil",
+        "cmove rax, r13",
+        "jle 0x1000",
+        "call r11",
+        "push r15",
+        "pop rbx",
+        "rep stosb",
+        "ret",
+        "jmp 0x1000",
+        ".byte 0x0b",
+    };
+    size_t at = 0, i = 0;
+    char text[128];
+    for (; at < b->len && i < sizeof want / sizeof *want; i++) {
+        at += x64_disasm_one(b->code + at, b->len - at, 0x1000 + at, text, sizeof text);
+        assert_string_equal(text, want[i]);
+    }
+    assert_int_equal(i, sizeof want / sizeof *want);
+    assert_int_equal(at, b->len);
+    /* truncated: the first byte only */
+    assert_int_equal(x64_disasm_one(b->code, 2, 0, text, sizeof text), 1);
+    assert_string_equal(text, ".byte 0x49");
+    char *listing = NULL;
+    size_t size = 0;
+    FILE *out = open_memstream(&listing, &size);
+    assert_non_null(out);
+    x64_disasm(out, b->code, 3, 0x1000);
+    fclose(out);
+    assert_string_equal(listing, "  1000:  49 89 f5                             mov r13, rsi\n");
+    free(listing);
+    x64_free(b);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_mov_rr),        cmocka_unit_test(test_mov_ri),
-        cmocka_unit_test(test_load),          cmocka_unit_test(test_store),
-        cmocka_unit_test(test_lea),           cmocka_unit_test(test_alu_rr),
-        cmocka_unit_test(test_alu_ri),        cmocka_unit_test(test_cmp32_ri),
-        cmocka_unit_test(test_imul_test_neg), cmocka_unit_test(test_zext),
-        cmocka_unit_test(test_sext),          cmocka_unit_test(test_setcc),
-        cmocka_unit_test(test_cmov),          cmocka_unit_test(test_push_pop_misc),
-        cmocka_unit_test(test_jumps),         cmocka_unit_test(test_resolve_unplaced),
-        cmocka_unit_test(test_call_abs),      cmocka_unit_test(test_growth),
+        cmocka_unit_test(test_mov_rr),
+        cmocka_unit_test(test_mov_ri),
+        cmocka_unit_test(test_load),
+        cmocka_unit_test(test_store),
+        cmocka_unit_test(test_lea),
+        cmocka_unit_test(test_alu_rr),
+        cmocka_unit_test(test_alu_ri),
+        cmocka_unit_test(test_alu_mi),
+        cmocka_unit_test(test_cmp32_ri),
+        cmocka_unit_test(test_imul_test_neg),
+        cmocka_unit_test(test_zext),
+        cmocka_unit_test(test_sext),
+        cmocka_unit_test(test_setcc),
+        cmocka_unit_test(test_cmov),
+        cmocka_unit_test(test_push_pop_misc),
+        cmocka_unit_test(test_jumps),
+        cmocka_unit_test(test_disasm),
+        cmocka_unit_test(test_jump_to_next_falls_through),
+        cmocka_unit_test(test_resolve_unplaced),
+        cmocka_unit_test(test_call_abs),
+        cmocka_unit_test(test_growth),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
