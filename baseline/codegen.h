@@ -18,9 +18,24 @@
 extern const X64Reg bl_home_regs[NHOME_REGS];
 
 /* A loop exit to the dispatcher once the budget is used up (method.c). */
+/* A loop exit to the dispatcher once the budget is used up (method.c).
+ * `param` (1 + an index, 0: none): a parameter of the target whose home
+ * the way there did not write, which the exit sets to `value`. */
 typedef struct BlExit {
-    uint32_t label, target;
+    uint32_t label, target, param;
+    uint64_t value;
 } BlExit;
+
+/* How a block's goto takes over the branch of the block it goes to, on the
+ * flags of its own last comparison (homes.c, find_fused). */
+typedef struct BlFuse {
+    uint32_t op;    /* 1 + the index of the comparison; 0: no fusion */
+    uint32_t param; /* 1 + the index of the target's parameter the
+                       comparison's bool goes to, which the target's branch
+                       tests: the goto skips it; 0: the target reads the
+                       comparison itself (a parameter standing for it) */
+    bool invert;    /* the target's branch tests that parameter being 0 */
+} BlFuse;
 
 typedef struct Codegen {
     BlGraph *bg;
@@ -34,13 +49,15 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
-    int32_t budget_at; /* rbp offset of the back-edge count; 0: none counted */
-    uint32_t current;  /* the block being lowered */
-    uint32_t *fused;   /* per local block: 1 + the index of its last op with
-                          code when that is an ICMP only its BRANCH reads,
-                          which becomes the branch's compare; 0: none (homes.c) */
-    bool *dead;        /* per value: a pure result nothing reads, no code */
-    bool *reached;     /* per local block: it has code (method.c, find_reached) */
+    int32_t budget_at;  /* rbp offset of the back-edge count; 0: none counted */
+    bool budget_in_reg; /* the count lives in AREA's register (no ALLOCA) */
+    uint32_t current;   /* the block being lowered */
+    BlFuse *fused;      /* per local block: its last op with code when that is
+                           an ICMP only a BRANCH reads (its own, or the one of
+                           the block its goto goes to), which becomes the
+                           branch's compare (homes.c) */
+    bool *dead;         /* per value: a pure result nothing reads, no code */
+    bool *reached;      /* per local block: it has code (method.c, find_reached) */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;

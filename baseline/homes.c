@@ -521,23 +521,32 @@ static bool same_bits(const Codegen *c, const JgOp *op)
     }
 }
 
-/* The i1 value an ICMP of a bool (widened by zext: homes.c's aliases) with
- * a constant is, when it is true for 1 and false for 0 (`icmp ne b, 0`,
- * the test of a C bool passed through blocks); 0 otherwise. */
-static JgVal bool_test(const Codegen *c, const JgOp *op)
+/* How an ICMP of a value with a constant tests the value when it is 0 or
+ * 1: 1 when it is true for 1 and false for 0 (`icmp ne b, 0`, the test of
+ * a C bool), 2 the reverse, 0 neither (or `op` is no such ICMP). */
+static unsigned tests_bit(const Codegen *c, const JgOp *op)
 {
     if (op->opcode != JG_OP_ICMP || op->nargs != 2 || op->pred > JG_SLE)
         return 0;
-    JgVal b = bl_resolve(c, op->args[0]), k = bl_resolve(c, op->args[1]);
-    if (!b || jg_is_const(c->g, b) || jg_value_type(c->g, b) != JG_I1 || !k ||
-        !jg_is_const(c->g, k))
+    JgVal k = bl_resolve(c, op->args[1]);
+    if (!k || !jg_is_const(c->g, k))
         return 0;
     JgType t = jg_value_type(c->g, op->args[0]);
     uint64_t kbits = mask(t, jg_value(c->g, k)->bits);
     uint64_t if0[2] = {0, kbits}, if1[2] = {1, kbits};
     bool r0 = jg_arith(JG_OP_ICMP, JG_I1, op->pred, t, if0) & 1;
     bool r1 = jg_arith(JG_OP_ICMP, JG_I1, op->pred, t, if1) & 1;
-    return !r0 && r1 ? b : 0;
+    return r0 == r1 ? 0 : r1 ? 1 : 2;
+}
+
+/* The i1 value an ICMP of a bool (widened by zext: homes.c's aliases) with
+ * a constant is, when it is true for 1 and false for 0; 0 otherwise. */
+static JgVal bool_test(const Codegen *c, const JgOp *op)
+{
+    if (tests_bit(c, op) != 1)
+        return 0;
+    JgVal b = bl_resolve(c, op->args[0]);
+    return b && !jg_is_const(c->g, b) && jg_value_type(c->g, b) == JG_I1 ? b : 0;
 }
 
 /* Local value numbering: an operation that repeats one a few ops earlier
@@ -620,14 +629,63 @@ static uint32_t last_compare(const Codegen *c, const JgBlock *bk)
                                                                                              : 0;
 }
 
-/* Comparisons that become the flags of a branch (method.c; fused[b] is the
- * op's index + 1):
- *   - a block ending with a branch on its last op with code, an ICMP that
- *     nothing else reads;
- *   - a block ending with that ICMP and a goto to block t, which has no
- *     code, ends with a branch on the ICMP (a parameter standing for it),
- *     and is entered only by that goto: the goto takes t's branch over,
- *     when nothing else reads the ICMP. */
+/* The fusion of block bk's comparison x (at index i - 1) into the branch of
+ * the block t its goto goes to, when t branches on x alone:
+ *   - t has no code, branches on a parameter standing for x and is entered
+ *     only by this goto: the goto takes t's branch over;
+ *   - t is entered from elsewhere too (a merge point, say): x goes to a
+ *     parameter p that only t's branch reads (or only an ICMP that tests
+ *     it and only the branch reads), t has no other code, and the goto
+ *     jumps on x's flags to where t's branch would go, without writing p.
+ * x itself must be read only by that goto. */
+static BlFuse fuse_through(const Codegen *c, const Preds *preds, const uint32_t *reads,
+                           const JgBlock *bk, uint32_t b, uint32_t i)
+{
+    BlFuse none = {0};
+    JgVal x = bk->ops.items[i - 1].result;
+    if (bk->term.kind != JG_TERM_GOTO || bk->term.nlinks != 1 || reads[x] != 1)
+        return none;
+    const JgLink *l = &bk->term.links[0];
+    uint32_t to = l->target;
+    if (!bl_internal(c, to) || to == b || l->nargs != c->g->blocks.items[to].nparams)
+        return none;
+    const JgBlock *t = &c->g->blocks.items[to];
+    if (t->term.kind != JG_TERM_BRANCH)
+        return none;
+    JgVal tested = bl_resolve(c, t->term.value);
+    const JgOp *code = NULL; /* t's one op with code */
+    for (uint32_t j = 0; j < t->ops.count; j++) {
+        if (bl_no_code(c, &t->ops.items[j]))
+            continue;
+        if (code)
+            return none;
+        code = &t->ops.items[j];
+    }
+    if (!c->bg->enterable[to] && preds->start[to - c->lo + 1] - preds->start[to - c->lo] == 1) {
+        if (!code && tested == x)
+            return (BlFuse){.op = i};
+        return none;
+    }
+    uint32_t param = UINT32_MAX;
+    for (uint32_t a = 0; a < l->nargs; a++)
+        if (bl_resolve(c, l->args[a]) == x)
+            param = a;
+    if (param == UINT32_MAX)
+        return none;
+    JgVal p = t->params[param];
+    if (c->alias[p] != p || reads[p] != 1)
+        return none;
+    if (!code)
+        return tested == p ? (BlFuse){.op = i, .param = param + 1} : none;
+    unsigned how = code->result == tested && reads[tested] == 1 ? tests_bit(c, code) : 0;
+    if (!how || bl_resolve(c, code->args[0]) != p)
+        return none;
+    return (BlFuse){.op = i, .param = param + 1, .invert = how == 2};
+}
+
+/* Comparisons that become the flags of a branch (method.c): a block ending
+ * with a branch on its last op with code, an ICMP that nothing else reads,
+ * or with that ICMP and a goto into a branch on it (fuse_through). */
 static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
 {
     uint32_t *reads = k->rows ? calloc(c->g->values.count, sizeof *reads) : NULL;
@@ -640,27 +698,14 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
         if (i == 0)
             continue;
         JgVal x = bk->ops.items[i - 1].result;
-        uint32_t n = k->index[x];
-        if (n == NONE)
+        if (k->index[x] == NONE)
             continue;
         if (bk->term.kind == JG_TERM_BRANCH) {
             if (bl_resolve(c, bk->term.value) == x && reads[x] == 1)
-                c->fused[b - c->lo] = i;
+                c->fused[b - c->lo] = (BlFuse){.op = i};
             continue;
         }
-        if (bk->term.kind != JG_TERM_GOTO || bk->term.nlinks != 1)
-            continue;
-        uint32_t to = bk->term.links[0].target;
-        if (!bl_internal(c, to) || to == b || c->bg->enterable[to] ||
-            preds->start[to - c->lo + 1] - preds->start[to - c->lo] != 1)
-            continue;
-        const JgBlock *t = &c->g->blocks.items[to];
-        bool empty = t->term.kind == JG_TERM_BRANCH && bl_resolve(c, t->term.value) == x &&
-                     bk->term.links[0].nargs == t->nparams;
-        for (uint32_t j = 0; empty && j < t->ops.count; j++)
-            empty = bl_no_code(c, &t->ops.items[j]);
-        if (empty && reads[x] == 1)
-            c->fused[b - c->lo] = i;
+        c->fused[b - c->lo] = fuse_through(c, preds, reads, bk, b, i);
     }
     free(reads);
 }

@@ -574,13 +574,13 @@ static void transfer(Codegen *c, Loc dst, Loc src)
 /* The parameters of `t` receive the link's arguments, all read before any
  * is written: moves whose destination nobody still reads go first; a
  * cycle (a loop passing its values around) is broken through rdx. */
-static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
+static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t, uint32_t skip)
 {
     uint32_t n = 0;
     Loc dst[l->nargs + 1], src[l->nargs + 1]; /* on the stack: one link's moves */
     for (uint32_t i = 0; i < l->nargs; i++) {
         JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
-        if (c->alias[p] != p || a == p)
+        if (c->alias[p] != p || a == p || i + 1 == skip)
             continue;
         Loc d = loc_of(c, p), s = loc_of(c, a);
         if (same_loc(d, s))
@@ -617,10 +617,10 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t)
 /* A loop's back-edge into merge point `target` (its parameters set): one
  * less of the graph's budget; at zero, leave for the dispatcher, which asks
  * the tier-up hook (runtime.c), through a stub emitted after the blocks.
- * The count is kept in the frame (budget_at), read from the graph at entry
- * and written back at exit: a count in the graph's memory would chain every
+ * The count is kept in AREA's register or in the frame (budget_at), read
+ * from the graph at entry and written back at exit: a count in the graph's memory would chain every
  * iteration to the last one's store. */
-static void count_back_edge(Codegen *c, uint32_t target)
+static void count_back_edge(Codegen *c, uint32_t target, uint32_t param, uint64_t value)
 {
     if (c->nexits == c->exits_cap) {
         uint32_t cap = c->exits_cap ? 2 * c->exits_cap : 8;
@@ -633,8 +633,12 @@ static void count_back_edge(Codegen *c, uint32_t target)
         c->exits_cap = cap;
     }
     uint32_t label = x64_label(&c->buf);
-    c->exits[c->nexits++] = (BlExit){.label = label, .target = target};
-    x64_alu_mi(&c->buf, X64_SUB, X64_RBP, c->budget_at, 1);
+    c->exits[c->nexits++] =
+        (BlExit){.label = label, .target = target, .param = param, .value = value};
+    if (c->budget_in_reg)
+        x64_alu_ri(&c->buf, X64_SUB, AREA, 1);
+    else
+        x64_alu_mi(&c->buf, X64_SUB, X64_RBP, c->budget_at, 1);
     x64_jcc(&c->buf, X64_LE, label);
 }
 
@@ -646,7 +650,10 @@ static void emit_exits(Codegen *c)
         const JgBlock *t = &c->g->blocks.items[c->exits[i].target];
         x64_place(&c->buf, c->exits[i].label);
         for (uint32_t k = 0; k < t->nparams; k++) {
-            load_value(c, X64_RAX, t->params[k]);
+            if (k + 1 == c->exits[i].param)
+                x64_mov_ri(&c->buf, X64_RAX, c->exits[i].value);
+            else
+                load_value(c, X64_RAX, t->params[k]);
             x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)k, X64_RAX);
         }
         leave_with(c, c->bg->ids[c->exits[i].target]);
@@ -668,8 +675,8 @@ static bool passes_on(const Codegen *c, const JgBlock *t)
 /* Whether link `l` to t is a back-edge that counts the budget. */
 static bool counts_budget(const Codegen *c, const JgLink *l, const JgBlock *t)
 {
-    return l->target <= c->current && c->budget_at && c->bg->enterable[l->target] &&
-           (t->flags & JG_BLOCK_ENTRY);
+    return l->target <= c->current && (c->budget_at || c->budget_in_reg) &&
+           c->bg->enterable[l->target] && (t->flags & JG_BLOCK_ENTRY);
 }
 
 /* Whether link `l` (well-formed, to this method) moves no value. */
@@ -731,7 +738,7 @@ static void find_reached(const Codegen *c, bool *reached)
         changed = false;
         for (uint32_t b = c->lo; b < c->hi; b++) {
             const JgTerm *t = &c->g->blocks.items[b].term;
-            if (t->kind == JG_TERM_GOTO && c->fused[b - c->lo]) /* takes the branch over */
+            if (t->kind == JG_TERM_GOTO && c->fused[b - c->lo].op) /* takes the branch over */
                 t = &c->g->blocks.items[t->links[0].target].term;
             for (uint32_t k = 0; reached[b - c->lo] && bl_flows(t) && k < t->nlinks; k++) {
                 uint32_t to = jump_target(c, &t->links[k]);
@@ -771,9 +778,9 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
         leave_with(c, c->bg->ids[l->target]);
         return;
     }
-    parallel_move(c, l, t);
+    parallel_move(c, l, t, 0);
     if (counts_budget(c, l, t))
-        count_back_edge(c, l->target);
+        count_back_edge(c, l->target, 0, 0);
     /* a block that only passes its parameters on: go straight on (a few
      * steps, so that a cycle of such blocks still ends) */
     if (passes_on(c, t) && depth < 8) {
@@ -788,28 +795,72 @@ static void emit_link(Codegen *c, const JgLink *l)
     emit_link_from(c, l, 0);
 }
 
+/* One side of two_way: link `l`, after counting the back-edge `counted`
+ * (when not NULL) with its target's parameter `param` as `bit`. */
+static void two_way_side(Codegen *c, const JgLink *l, const JgLink *counted, uint32_t param,
+                         bool bit)
+{
+    if (counted)
+        count_back_edge(c, counted->target, param, bit);
+    emit_link(c, l);
+}
+
+/* Follows `yes` when condition `cond` holds, `no` otherwise. A side whose
+ * way is only a jump (and counts nothing) is a jcc straight there; with
+ * `counted`, each side first counts that back-edge (two_way_side), its
+ * target's parameter `param` being `yes_bit` on the yes side. */
+static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *no,
+                    const JgLink *counted, uint32_t param, bool yes_bit)
+{
+    uint32_t direct_yes, direct_no;
+    bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes);
+    bool jump_no = !counted && jump_only(c, no, 0, &direct_no);
+    if (jump_yes && !jump_no) {
+        x64_jcc(&c->buf, cond, direct_yes);
+        two_way_side(c, no, counted, param, !yes_bit);
+        return;
+    }
+    uint32_t if_no = jump_no ? direct_no : x64_label(&c->buf);
+    x64_jcc(&c->buf, (X64Cond)(cond ^ 1), if_no);
+    two_way_side(c, yes, counted, param, yes_bit);
+    if (!jump_no) {
+        x64_place(&c->buf, if_no);
+        two_way_side(c, no, counted, param, !yes_bit);
+    }
+}
+
 /* Branch `t` (of block `block`) on its value, or, when `cmp` is not NULL,
  * on the flags that comparison has set. */
 static void branch(Codegen *c, uint32_t block, const JgTerm *t, const JgOp *cmp)
 {
     uint32_t current = c->current;
     c->current = block; /* for the budget's back-edges */
-    /* false: straight to its block when the way there is only a jump */
-    uint32_t if_false, direct;
-    bool only_jump = jump_only(c, &t->links[1], 0, &direct);
-    if_false = only_jump ? direct : x64_label(&c->buf);
+    X64Cond cond = X64_NE;
     if (cmp) {
-        x64_jcc(&c->buf, (X64Cond)(int_condition((JgPred)cmp->pred) ^ 1), if_false);
+        cond = int_condition((JgPred)cmp->pred);
     } else {
         X64Reg r = operand(c, t->value, X64_RAX); /* booleans are 0 or 1 */
         x64_test_rr(&c->buf, r, r);
-        x64_jcc(&c->buf, X64_E, if_false);
     }
-    emit_link(c, &t->links[0]);
-    if (!only_jump) {
-        x64_place(&c->buf, if_false);
-        emit_link(c, &t->links[1]);
-    }
+    two_way(c, cond, &t->links[0], &t->links[1], NULL, 0, false);
+    c->current = current;
+}
+
+/* The goto of link `l` into the branch of its target t, on the flags of
+ * `cmp` (BlFuse with a parameter): jumps where t's branch would go, t's
+ * parameter that the comparison's bool goes to left unwritten. A back-edge
+ * counts on each side, and its exit to the dispatcher stores that
+ * parameter as the bool it is on that side. */
+static void branch_through(Codegen *c, const JgLink *l, const JgOp *cmp, const BlFuse *fuse)
+{
+    const JgBlock *t = &c->g->blocks.items[l->target];
+    const JgLink *counted = counts_budget(c, l, t) ? l : NULL;
+    uint32_t current = c->current;
+    c->current = l->target; /* for the budget's back-edges of t's links */
+    /* t's branch takes its first link when the bool is not `invert` */
+    X64Cond holds = int_condition((JgPred)cmp->pred);
+    X64Cond cond = fuse->invert ? (X64Cond)(holds ^ 1) : holds;
+    two_way(c, cond, &t->term.links[0], &t->term.links[1], counted, fuse->param, !fuse->invert);
     c->current = current;
 }
 
@@ -817,7 +868,8 @@ static void lower_terminator(Codegen *c, uint32_t block)
 {
     const JgBlock *bk = &c->g->blocks.items[block];
     const JgTerm *t = &bk->term;
-    const JgOp *cmp = c->fused[block - c->lo] ? &bk->ops.items[c->fused[block - c->lo] - 1] : NULL;
+    const BlFuse *fuse = &c->fused[block - c->lo];
+    const JgOp *cmp = fuse->op ? &bk->ops.items[fuse->op - 1] : NULL;
     switch ((JgTermKind)t->kind) {
     case JG_TERM_GOTO:
         if (cmp) { /* the comparison, the goto's moves (mov keeps the flags), then the
@@ -825,8 +877,11 @@ static void lower_terminator(Codegen *c, uint32_t block)
             const JgLink *l = &t->links[0];
             const JgBlock *to = &c->g->blocks.items[l->target];
             compare(c, cmp);
-            parallel_move(c, l, to);
-            branch(c, l->target, &to->term, cmp);
+            parallel_move(c, l, to, fuse->param);
+            if (fuse->param)
+                branch_through(c, l, cmp, fuse);
+            else
+                branch(c, l->target, &to->term, cmp);
             return;
         }
         emit_link(c, &t->links[0]);
@@ -905,7 +960,12 @@ static void emit_entry(Codegen *c)
     x64_push(b, X64_R15);
     x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
     x64_mov_rr(b, FRAME, X64_RSI);
-    x64_mov_rr(b, AREA, X64_RDX);
+    if (c->budget_in_reg) {
+        x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
+        x64_load(b, 8, AREA, X64_RAX, 0);
+    } else {
+        x64_mov_rr(b, AREA, X64_RDX);
+    }
     if (c->budget_at) {
         x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
         x64_load(b, 8, X64_RAX, X64_RAX, 0);
@@ -935,10 +995,14 @@ static void emit_epilogue(Codegen *c)
 {
     X64Buf *b = &c->buf;
     x64_place(b, c->epilogue);
-    if (c->budget_at) { /* eax holds the block id */
-        x64_load(b, 8, X64_RCX, X64_RBP, c->budget_at);
+    if (c->budget_at || c->budget_in_reg) { /* eax holds the block id */
+        X64Reg count = AREA;
+        if (!c->budget_in_reg) {
+            count = X64_RCX;
+            x64_load(b, 8, X64_RCX, X64_RBP, c->budget_at);
+        }
         x64_mov_ri(b, X64_RDX, (uint64_t)(uintptr_t)&c->bg->budget);
-        x64_store(b, 8, X64_RDX, 0, X64_RCX);
+        x64_store(b, 8, X64_RDX, 0, count);
     }
     x64_lea(b, X64_RSP, X64_RBP, -40);
     x64_pop(b, X64_R15);
@@ -948,6 +1012,28 @@ static void emit_epilogue(Codegen *c)
     x64_pop(b, X64_RBX);
     x64_pop(b, X64_RBP);
     x64_ret(b);
+}
+
+/* Whether a goto of this method takes over block b's branch, skipping a
+ * parameter of b (BlFuse). */
+static bool branched_through(const Codegen *c, uint32_t b)
+{
+    for (uint32_t from = c->lo; from < c->hi; from++)
+        if (c->fused[from - c->lo].param && c->g->blocks.items[from].term.links[0].target == b)
+            return true;
+    return false;
+}
+
+/* The code of block b, at its label. */
+static void emit_block(Codegen *c, uint32_t b)
+{
+    x64_place(&c->buf, c->labels[b - c->lo]);
+    const JgBlock *bk = &c->g->blocks.items[b];
+    c->current = b;
+    for (uint32_t i = 0; i < bk->ops.count && !c->failed; i++)
+        if (i + 1 != c->fused[b - c->lo].op)
+            lower_op(c, b, &bk->ops.items[i]);
+    lower_terminator(c, b);
 }
 
 bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,
@@ -972,25 +1058,28 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     if (!ok)
         bl_cg_fail(&c, "out of memory");
     ok = ok && bl_assign_homes(&c);
-    if (ok && bg->budget != INT64_MAX) /* the back-edge count's slot */
-        c.budget_at = SLOTS_AT - 8 * (int32_t)c.nslots++;
+    /* the back-edge count: in AREA's register when the method has no
+     * ALLOCA memory (a count in memory chains each iteration to the last
+     * one's store), in a slot otherwise */
+    if (ok && bg->budget != INT64_MAX) {
+        if (c.area_bytes == 0)
+            c.budget_in_reg = true;
+        else
+            c.budget_at = SLOTS_AT - 8 * (int32_t)c.nslots++;
+    }
     if (ok) {
         for (uint32_t i = 0; i < hi - lo; i++)
             c.labels[i] = x64_label(&c.buf);
         c.epilogue = x64_label(&c.buf);
         emit_entry(&c);
         find_reached(&c, c.reached);
-        for (uint32_t b = lo; b < hi && !c.failed; b++) {
-            if (!c.reached[b - lo])
-                continue;
-            x64_place(&c.buf, c.labels[b - lo]);
-            const JgBlock *bk = &g->blocks.items[b];
-            c.current = b;
-            for (uint32_t i = 0; i < bk->ops.count && !c.failed; i++)
-                if (i + 1 != c.fused[b - lo])
-                    lower_op(&c, b, &bk->ops.items[i]);
-            lower_terminator(&c, b);
-        }
+        /* blocks a goto branches through (BlFuse with a parameter) keep
+         * their code for their other ways in, placed last: the goto's way
+         * on is then often the next block, without a jump */
+        for (uint32_t pass = 0; pass < 2; pass++)
+            for (uint32_t b = lo; b < hi && !c.failed; b++)
+                if (c.reached[b - lo] && branched_through(&c, b) == pass)
+                    emit_block(&c, b);
         emit_exits(&c);
         emit_epilogue(&c);
         ok = !c.failed;

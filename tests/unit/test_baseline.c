@@ -2189,6 +2189,82 @@ static void test_tier_up_entry_loop(void **state)
     jg_baseline_free(bl);
 }
 
+/* TLC's loops, as partial evaluation leaves them: a block computes a
+ * comparison, widens the bool and passes it to the loop header, a merge
+ * point that tests it (`icmp ne f, 0`, or `icmp eq f, 0` branching the
+ * other way, or the bool itself) and branches.
+ *   count(n): T(n, 0, n > 0); T(i, acc, f): f ? body : done;
+ *   body: T(i - 1, acc + i, i - 1 > 0); done: return acc */
+static JgGraph *countdown_graph(int how)
+{
+    JgType ft = how == 2 ? JG_I1 : JG_I64;
+    JgGraph *g = residual("countdown", JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, ft});
+    uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
+    g->blocks.items[head].flags |= JG_BLOCK_ENTRY;
+    JgVal n = P(g, 0, 0), zero = k64(g, 0);
+    JgVal f0 = cmp(g, 0, JG_OP_ICMP, JG_SGT, n, zero);
+    if (how != 2)
+        f0 = op1(g, 0, JG_OP_ZEXT, JG_I64, f0);
+    go(g, 0, head, 3, (JgVal[]){n, zero, f0});
+    JgVal i = P(g, head, 0), acc = P(g, head, 1), f = P(g, head, 2);
+    JgLink to_body = jg_link(g, body, 0, NULL), to_done = jg_link(g, done, 0, NULL);
+    if (how == 0)
+        jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_NE, f, zero), to_body, to_done);
+    else if (how == 1)
+        jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_EQ, f, zero), to_done, to_body);
+    else
+        jg_set_branch(g, head, f, to_body, to_done);
+    JgVal i2 = op2(g, body, JG_OP_SUB, JG_I64, i, k64(g, 1));
+    JgVal acc2 = op2(g, body, JG_OP_ADD, JG_I64, acc, i);
+    JgVal f2 = cmp(g, body, JG_OP_ICMP, JG_SGT, i2, zero);
+    if (how != 2)
+        f2 = op1(g, body, JG_OP_ZEXT, JG_I64, f2);
+    go(g, body, head, 3, (JgVal[]){i2, acc2, f2});
+    jg_set_return(g, done, acc);
+    return g;
+}
+
+/* The comparison that decides a merge point's branch jumps there straight
+ * from the block computing it, in every form of countdown_graph: no bool
+ * is materialized (no setcc in the code). The merge point keeps its code
+ * for entries from the dispatcher: a hook declining at every back-edge
+ * gets the bool, as the side of the branch had it, in the header's slot. */
+static void test_branch_through_merge_point(void **state)
+{
+    (void)state;
+    for (int how = 0; how < 3; how++) {
+        char *text = NULL;
+        size_t len = 0;
+        FILE *asm_out = open_memstream(&text, &len);
+        assert_non_null(asm_out);
+        JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
+        JgGraph *g = countdown_graph(how);
+        compile(bl, g);
+        for (uint64_t n = 0; n < 12; n++)
+            same(bl, g, &n);
+        assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){(uint64_t)-3}), 0);
+        jg_baseline_free(bl);
+        fclose(asm_out);
+        if (strstr(text, "set"))
+            fail_msg("form %d: a bool materialized:\n%s", how, text);
+        free(text);
+
+        TierLog log = {.next = 1};
+        bl = tiered(&log, 1);
+        g = countdown_graph(how);
+        compile(bl, g);
+        assert_int_equal(same(bl, g, (uint64_t[]){5}), 15);
+        assert_int_equal(log.calls, 1 + 5); /* the entry, then each back-edge */
+        for (int k = 1; k <= 5; k++) {
+            assert_int_equal(log.blocks[k], 1);
+            assert_int_equal(log.slots[k][0], 5 - (uint64_t)k);
+            assert_int_equal(log.slots[k][2], k < 5);
+        }
+        jg_baseline_free(bl);
+    }
+}
+
 /* ---- big graphs ----------------------------------------------------------------- */
 
 /* A loop whose body computes more than 4096 values (no coalescing, no
@@ -2336,6 +2412,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_reentrant_portal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_every_back_edge, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_branch_through_merge_point, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_entry_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
