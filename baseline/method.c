@@ -752,8 +752,9 @@ static void find_reached(const Codegen *c, bool *reached)
 /* Follows link `l`: to a block of this method, parameters receive the
  * arguments (all read before any is written) and control jumps there; to
  * another method's block, the arguments go to the frame's slots and the
- * method returns that block's id. */
-static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
+ * method returns that block's id. A back-edge counts the budget once
+ * (`counted`: already), however many merge points it passes on through. */
+static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth, bool counted)
 {
     const JgGraph *g = c->g;
     if (l->target >= g->blocks.count) {
@@ -779,12 +780,14 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
         return;
     }
     parallel_move(c, l, t, 0);
-    if (counts_budget(c, l, t))
+    if (!counted && counts_budget(c, l, t)) {
         count_back_edge(c, l->target, 0, 0);
+        counted = true; /* once: the blocks passed on to are one loop's header */
+    }
     /* a block that only passes its parameters on: go straight on (a few
      * steps, so that a cycle of such blocks still ends) */
     if (passes_on(c, t) && depth < 8) {
-        emit_link_from(c, &t->term.links[0], depth + 1);
+        emit_link_from(c, &t->term.links[0], depth + 1, counted);
         return;
     }
     x64_jmp(&c->buf, c->labels[l->target - c->lo]);
@@ -792,7 +795,7 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth)
 
 static void emit_link(Codegen *c, const JgLink *l)
 {
-    emit_link_from(c, l, 0);
+    emit_link_from(c, l, 0, false);
 }
 
 /* One side of two_way: link `l`, after counting the back-edge `counted`
@@ -802,7 +805,7 @@ static void two_way_side(Codegen *c, const JgLink *l, const JgLink *counted, uin
 {
     if (counted)
         count_back_edge(c, counted->target, param, bit);
-    emit_link(c, l);
+    emit_link_from(c, l, 0, counted != NULL);
 }
 
 /* Follows `yes` when condition `cond` holds, `no` otherwise. A side whose

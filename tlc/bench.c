@@ -303,7 +303,7 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
         status = report(in, opts->engine->name, n, init_ms);
     }
     /* the end-of-run dumps and Graphviz, after an error too (as `tlc run`) */
-    if (bench.with_driver && run >= 0 && !bench.out_of_memory)
+    if (bench.with_driver && run >= 0 && !bench.out_of_memory && tlc_engines_started())
         jg_driver_finish(tlc_engines_driver());
     if (opts->stats && status == TLC_EXIT_OK)
         print_stats();

@@ -1,15 +1,32 @@
 #include "engines.h"
+#include <stdio.h>
+#include <stdlib.h>
 
 /* The interpreter's graphs, embedded at build time (tlc/graph_image_blob.S). */
 extern const unsigned char tlc_interp_graphs[];
 extern const unsigned char tlc_interp_graphs_end[];
 
 static JgDriver *driver;
+static JgDriverOptions lazy_options; /* the driver to create at first need */
+static bool lazy;
 
-bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
+static JgDriver *create(const JgDriverOptions *options, char *err, size_t errsize)
 {
     size_t len = (size_t)(tlc_interp_graphs_end - tlc_interp_graphs);
-    driver = jg_driver_new(tlc_interp_graphs, len, options, err, errsize);
+    return jg_driver_new(tlc_interp_graphs, len, options, err, errsize);
+}
+
+/* A tiered run that shows no code creates the driver (loading the
+ * interpreter's graphs and their binding-time analysis, about 0.5 ms) only
+ * when something gets hot: a short run never needs it. */
+bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
+{
+    if (options->tiered && !options->dumps && !options->dot_file) {
+        lazy_options = *options;
+        lazy = true;
+        return true;
+    }
+    driver = create(options, err, errsize);
     return driver != NULL;
 }
 
@@ -18,10 +35,25 @@ void tlc_engines_shutdown(void)
     tlc_tier = (TlcTier){0};
     jg_driver_free(driver);
     driver = NULL;
+    lazy = false;
+}
+
+bool tlc_engines_started(void)
+{
+    return driver != NULL;
 }
 
 JgDriver *tlc_engines_driver(void)
 {
+    if (!driver && lazy) {
+        char err[512];
+        driver = create(&lazy_options, err, sizeof err);
+        if (!driver) { /* what tlc_start_engine says when it creates it */
+            fflush(stdout);
+            fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
+            exit(TLC_EXIT_INTERNAL);
+        }
+    }
     return driver;
 }
 
@@ -32,7 +64,7 @@ static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject **arg
     uint64_t slots[7] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,    (uint64_t)(uintptr_t)args,
                          (uint64_t)nargs,           (uint64_t)depth, (uint64_t)(uintptr_t)saved,
                          (uint64_t)nsaved};
-    return (TlcObject *)(uintptr_t)jg_driver_call(driver, slots);
+    return (TlcObject *)(uintptr_t)jg_driver_call(tlc_engines_driver(), slots);
 }
 
 TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,

@@ -466,7 +466,7 @@ static int cmd_run(int argc, char **argv)
     double t0 = now_ms();
     status = tlc_run_program(code, opts.fn, n, in);
     double t1 = now_ms();
-    if (with_driver)
+    if (with_driver && tlc_engines_started())
         jg_driver_finish(tlc_engines_driver());
     if (opts.stats) {
         fprintf(stderr, "run.allocations: %" PRIu64 "\n", tlc_allocations - allocs_before);
@@ -474,7 +474,7 @@ static int cmd_run(int argc, char **argv)
         if (with_driver)
             jg_driver_print_stats(tlc_engines_driver(), stderr);
     }
-    if (with_driver && !jg_driver_idle(tlc_engines_driver())) {
+    if (with_driver && tlc_engines_started() && !jg_driver_idle(tlc_engines_driver())) {
         /* LLVM is still starting for code that no longer runs: its thread
          * would hold the exit (and the dynamic loader's lock) until done */
         fflush(NULL);
