@@ -52,6 +52,7 @@ typedef struct Codegen {
     int32_t budget_at;  /* rbp offset of the back-edge count; 0: none counted */
     bool budget_in_reg; /* the count lives in AREA's register (no ALLOCA) */
     uint32_t current;   /* the block being lowered */
+    uint32_t rotating;  /* copies of blocks being lowered (method.c, rotates) */
     BlFuse *fused;      /* per local block: its last op with code when that is
                            an ICMP only a BRANCH reads (its own, or the one of
                            the block its goto goes to), which becomes the

@@ -15,6 +15,7 @@
 
 #include "codegen.h"
 #include "disasm.h"
+#include "frontend/arith.h"
 
 bool bl_cg_fail(Codegen *c, const char *fmt, ...)
 {
@@ -749,6 +750,52 @@ static void find_reached(const Codegen *c, bool *reached)
     }
 }
 
+static void emit_copy(Codegen *c, uint32_t b);
+
+/* The inline pure operations of a loop rotation from block t (rotates):
+ * those of t when it ends with a branch (or a goto taking one over,
+ * BlFuse), plus those of the block its goto jumps to otherwise, up to
+ * MAX_ROTATED_BLOCKS - depth blocks deep; NO_ROTATION when the way does
+ * not end with a branch, or calls, touches memory, or leaves the method. */
+#define MAX_ROTATED_BLOCKS 2
+#define MAX_ROTATED_OPS 4
+#define NO_ROTATION UINT32_MAX
+static uint32_t rotation_ops(const Codegen *c, uint32_t t, uint32_t depth)
+{
+    if (depth >= MAX_ROTATED_BLOCKS)
+        return NO_ROTATION;
+    const JgBlock *bk = &c->g->blocks.items[t];
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < bk->ops.count; i++) {
+        const JgOp *op = &bk->ops.items[i];
+        if (bl_no_code(c, op))
+            continue;
+        if (!jg_op_is_pure(op->opcode) || bl_op_calls(op))
+            return NO_ROTATION;
+        n++;
+    }
+    if (bk->term.kind == JG_TERM_BRANCH ||
+        (bk->term.kind == JG_TERM_GOTO && c->fused[t - c->lo].op))
+        return n;
+    if (bk->term.kind != JG_TERM_GOTO || bk->term.nlinks != 1)
+        return NO_ROTATION;
+    uint32_t next = jump_target(c, &bk->term.links[0]);
+    uint32_t rest = next == UINT32_MAX ? NO_ROTATION : rotation_ops(c, c->lo + next, depth + 1);
+    return rest == NO_ROTATION ? NO_ROTATION : n + rest;
+}
+
+/* Whether a jump back to block t, whose code is already placed, is better
+ * a copy of that code (loop rotation): the way from t to the loop's test
+ * computes at most MAX_ROTATED_OPS inline pure operations, so that a
+ * loop's back-edge tests the loop's condition itself and jumps back into
+ * the body, instead of jumping to the test. Copies nest only along that
+ * way (c->rotating blocks deep): the code stays bounded. */
+static bool rotates(const Codegen *c, uint32_t t)
+{
+    return x64_placed(&c->buf, c->labels[t - c->lo]) &&
+           rotation_ops(c, t, c->rotating) <= MAX_ROTATED_OPS;
+}
+
 /* Follows link `l`: to a block of this method, parameters receive the
  * arguments (all read before any is written) and control jumps there; to
  * another method's block, the arguments go to the frame's slots and the
@@ -790,6 +837,10 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth, bool cou
         emit_link_from(c, &t->term.links[0], depth + 1, counted);
         return;
     }
+    if (rotates(c, l->target)) {
+        emit_copy(c, l->target);
+        return;
+    }
     x64_jmp(&c->buf, c->labels[l->target - c->lo]);
 }
 
@@ -818,7 +869,10 @@ static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *n
     uint32_t direct_yes, direct_no;
     bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes);
     bool jump_no = !counted && jump_only(c, no, 0, &direct_no);
-    if (jump_yes && !jump_no) {
+    /* both only jumps: the conditional one goes back (a rotated loop's
+     * back-edge), the other one may fall through */
+    if (jump_yes &&
+        (!jump_no || (x64_placed(&c->buf, direct_yes) && !x64_placed(&c->buf, direct_no)))) {
         x64_jcc(&c->buf, cond, direct_yes);
         two_way_side(c, no, counted, param, !yes_bit);
         return;
@@ -1027,16 +1081,32 @@ static bool branched_through(const Codegen *c, uint32_t b)
     return false;
 }
 
-/* The code of block b, at its label. */
-static void emit_block(Codegen *c, uint32_t b)
+/* The operations and terminator of block b. */
+static void lower_block(Codegen *c, uint32_t b)
 {
-    x64_place(&c->buf, c->labels[b - c->lo]);
     const JgBlock *bk = &c->g->blocks.items[b];
     c->current = b;
     for (uint32_t i = 0; i < bk->ops.count && !c->failed; i++)
         if (i + 1 != c->fused[b - c->lo].op)
             lower_op(c, b, &bk->ops.items[i]);
     lower_terminator(c, b);
+}
+
+/* The code of block b, at its label. */
+static void emit_block(Codegen *c, uint32_t b)
+{
+    x64_place(&c->buf, c->labels[b - c->lo]);
+    lower_block(c, b);
+}
+
+/* A copy of block b's code where a jump to it would be (rotates). */
+static void emit_copy(Codegen *c, uint32_t b)
+{
+    uint32_t current = c->current;
+    c->rotating++;
+    lower_block(c, b);
+    c->rotating--;
+    c->current = current;
 }
 
 bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,

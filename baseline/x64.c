@@ -79,6 +79,11 @@ static bool ends_with_jmp_to(const X64Buf *b, uint32_t label)
     return f->at + 4 == b->len && f->label == label && b->code[b->len - 5] == 0xe9;
 }
 
+bool x64_placed(const X64Buf *b, uint32_t label)
+{
+    return !b->oom && b->labels[label] != UINT32_MAX;
+}
+
 void x64_place(X64Buf *b, uint32_t label)
 {
     if (b->oom)

@@ -78,6 +78,8 @@ void x64_free(X64Buf *b);
 uint32_t x64_label(X64Buf *b);
 /* Places `label` at the current offset. Jmps to `label` just before are
  * taken out (control falls through), and labels placed after them move. */
+/* Whether `label` has been placed. */
+bool x64_placed(const X64Buf *b, uint32_t label);
 void x64_place(X64Buf *b, uint32_t label);
 /* Patches every jump to its label; false when a label was never placed. */
 bool x64_resolve(X64Buf *b);
