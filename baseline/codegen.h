@@ -59,6 +59,8 @@ typedef struct Codegen {
                            branch's compare (homes.c) */
     bool *dead;         /* per value: a pure result nothing reads, no code */
     bool *reached;      /* per local block: it has code (method.c, find_reached) */
+    bool *last;         /* per local block: a goto branches through it (BlFuse
+                           with a parameter), its code is placed last */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;

@@ -1071,16 +1071,6 @@ static void emit_epilogue(Codegen *c)
     x64_ret(b);
 }
 
-/* Whether a goto of this method takes over block b's branch, skipping a
- * parameter of b (BlFuse). */
-static bool branched_through(const Codegen *c, uint32_t b)
-{
-    for (uint32_t from = c->lo; from < c->hi; from++)
-        if (c->fused[from - c->lo].param && c->g->blocks.items[from].term.links[0].target == b)
-            return true;
-    return false;
-}
-
 /* The operations and terminator of block b. */
 static void lower_block(Codegen *c, uint32_t b)
 {
@@ -1124,8 +1114,9 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.fused = calloc(hi - lo, sizeof *c.fused);
     c.dead = calloc(g->values.count, sizeof *c.dead);
     c.reached = calloc(hi - lo, sizeof *c.reached);
-    bool ok =
-        c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead && c.reached;
+    c.last = calloc(hi - lo, sizeof *c.last);
+    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead &&
+              c.reached && c.last;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
@@ -1149,9 +1140,12 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         /* blocks a goto branches through (BlFuse with a parameter) keep
          * their code for their other ways in, placed last: the goto's way
          * on is then often the next block, without a jump */
+        for (uint32_t b = lo; b < hi; b++)
+            if (c.fused[b - lo].param)
+                c.last[g->blocks.items[b].term.links[0].target - lo] = true;
         for (uint32_t pass = 0; pass < 2; pass++)
             for (uint32_t b = lo; b < hi && !c.failed; b++)
-                if (c.reached[b - lo] && branched_through(&c, b) == pass)
+                if (c.reached[b - lo] && c.last[b - lo] == pass)
                     emit_block(&c, b);
         emit_exits(&c);
         emit_epilogue(&c);
@@ -1189,5 +1183,6 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.fused);
     free(c.dead);
     free(c.reached);
+    free(c.last);
     return ok;
 }

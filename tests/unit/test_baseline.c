@@ -2189,6 +2189,82 @@ static void test_tier_up_entry_loop(void **state)
     jg_baseline_free(bl);
 }
 
+/* The lines of `text` that contain `what`. */
+static int count_lines_with(const char *text, const char *what)
+{
+    int n = 0;
+    for (const char *line = text; line && *line;) {
+        const char *end = strchr(line, '\n');
+        size_t len = end ? (size_t)(end - line) : strlen(line);
+        const char *hit = strstr(line, what);
+        n += hit && hit < line + len;
+        line = end ? end + 1 : NULL;
+    }
+    return n;
+}
+
+/* Loop rotation: sum's back-edge copies the header's test (`cmp i, n`,
+ * the only comparison of two registers) and jumps back into the body, so
+ * the test is in the code twice; the results stay the evaluator's. */
+static void test_loop_rotation(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *asm_out = open_memstream(&text, &len);
+    assert_non_null(asm_out);
+    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
+    JgGraph *g = sum_graph(false);
+    compile(bl, g);
+    for (uint64_t n = 0; n < 12; n++)
+        same(bl, g, &n);
+    assert_int_equal(same(bl, g, (uint64_t[]){100000}), UINT64_C(5000050000));
+    jg_baseline_free(bl);
+    fclose(asm_out);
+    if (count_lines_with(text, "cmp r") != 2)
+        fail_msg("the loop's test is not copied to its back-edge:\n%s", text);
+    free(text);
+}
+
+/* A back-edge that passes on through several merge points (blocks 2 and 3,
+ * which only pass their parameters on, then the header) counts the budget
+ * once, at the first of them. */
+static void test_budget_counted_once(void **state)
+{
+    (void)state;
+    /* sum(n) with the back-edge body -> M1 -> M2 -> head, M1 and M2 before the body */
+    JgGraph *g = residual("sum3", JG_I64, 1, (JgType[]){JG_I64});
+    JgType t3[] = {JG_I64, JG_I64, JG_I64};
+    uint32_t head = jg_block_new(g, 3, t3), m1 = jg_block_new(g, 3, t3),
+             m2 = jg_block_new(g, 3, t3);
+    uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
+    for (uint32_t b = head; b <= m2; b++)
+        g->blocks.items[b].flags |= JG_BLOCK_ENTRY;
+    go(g, 0, head, 3, (JgVal[]){k64(g, 1), k64(g, 0), P(g, 0, 0)});
+    JgVal i = P(g, head, 0), acc = P(g, head, 1), lim = P(g, head, 2);
+    jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_SLE, i, lim), jg_link(g, body, 0, NULL),
+                  jg_link(g, done, 0, NULL));
+    JgVal next[3] = {op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1)),
+                     op2(g, body, JG_OP_ADD, JG_I64, acc, i), lim};
+    go(g, body, m1, 3, next);
+    go(g, m1, m2, 3, (JgVal[]){P(g, m1, 0), P(g, m1, 1), P(g, m1, 2)});
+    go(g, m2, head, 3, (JgVal[]){P(g, m2, 0), P(g, m2, 1), P(g, m2, 2)});
+    jg_set_return(g, done, acc);
+
+    /* a call's weight and 3 back-edges: asked at the third, at M1, with
+     * i = 4 and acc = 1 + 2 + 3 (counting at each merge point, it would be
+     * asked in the first iteration, at the header) */
+    TierLog log = {.next = INT64_MAX};
+    JgBaseline *bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 3);
+    compile(bl, g);
+    assert_int_equal(same(bl, g, (uint64_t[]){10}), 55);
+    assert_int_equal(log.calls, 1);
+    assert_int_equal(log.blocks[0], m1);
+    assert_int_equal(log.slots[0][0], 4);
+    assert_int_equal(log.slots[0][1], 6);
+    jg_baseline_free(bl);
+}
+
 /* TLC's loops, as partial evaluation leaves them: a block computes a
  * comparison, widens the bool and passes it to the loop header, a merge
  * point that tests it (`icmp ne f, 0`, or `icmp eq f, 0` branching the
@@ -2413,6 +2489,8 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_tier_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_every_back_edge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_through_merge_point, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loop_rotation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_budget_counted_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_entry_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
