@@ -106,8 +106,8 @@ static void *start_session(void *arg)
     return NULL;
 }
 
-JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options,
-                                     bool warm_up, JgBackendJob job, void *job_ctx)
+JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options, bool warm_up,
+                                     JgBackendJob job, void *job_ctx)
 {
     JgBackendStart *s = calloc(1, sizeof *s);
     if (!s)

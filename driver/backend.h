@@ -25,8 +25,8 @@ JgBackendStart *jg_backend_start(const char *path, const JgLlvmOptions *options,
 /* The same, then `job` on that thread with the new session (a first
  * compilation in the background). */
 typedef void (*JgBackendJob)(void *ctx, const JgBackend *backend, JgLlvm *llvm);
-JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options,
-                                     bool warm_up, JgBackendJob job, void *job_ctx);
+JgBackendStart *jg_backend_start_job(const char *path, const JgLlvmOptions *options, bool warm_up,
+                                     JgBackendJob job, void *job_ctx);
 
 /* Whether a start (and its job) has finished: joining it will not wait. */
 bool jg_backend_ready(JgBackendStart *start);

@@ -49,9 +49,9 @@ static void write_residual(FILE *out, const JgResidual *r, unsigned index)
     for (uint32_t m = 0; m < r->compilation_starts.count; m++) {
         uint32_t start = r->compilation_starts.items[m];
         uint32_t end = m + 1 < r->compilation_starts.count ? r->compilation_starts.items[m + 1]
-                                                            : g->blocks.count;
-        fprintf(out, "  subgraph cluster_g%u_m%" PRIu32 " {\n    label=\"%s method %" PRIu32
-                     "\";\n",
+                                                           : g->blocks.count;
+        fprintf(out,
+                "  subgraph cluster_g%u_m%" PRIu32 " {\n    label=\"%s method %" PRIu32 "\";\n",
                 index, m, m == 0 ? "primary" : "secondary", m);
         for (uint32_t b = start; b < end; b++)
             write_block(out, r, b);

@@ -18,18 +18,18 @@ typedef struct JgFlexswitch JgFlexswitch;
 typedef uint32_t (*JgFlexMissFn)(void *compiler, JgFlexswitch *fs, uint64_t value);
 
 struct JgFlexswitch {
-    JgGraph *graph;    /* the residual graph it belongs to */
-    uint32_t block;    /* the residual block it terminates */
-    uint8_t type;      /* JgType of the switched value */
-    JgVal value;       /* the switched residual value */
+    JgGraph *graph; /* the residual graph it belongs to */
+    uint32_t block; /* the residual block it terminates */
+    uint8_t type;   /* JgType of the switched value */
+    JgVal value;    /* the switched residual value */
     uint32_t ncases, capacity;
     uint64_t *values;  /* case values */
     uint32_t *targets; /* case target blocks */
     uint32_t nlive;
-    JgVal *live;       /* residual values every case block receives, in order */
+    JgVal *live; /* residual values every case block receives, in order */
     JgFlexMissFn miss;
-    void *compiler;    /* the compiler's frozen state for this flexswitch */
-    uint64_t misses;   /* run-time statistics */
+    void *compiler;  /* the compiler's frozen state for this flexswitch */
+    uint64_t misses; /* run-time statistics */
 };
 
 /* Index of the case for `value`, or -1. */

@@ -243,7 +243,6 @@ static inline uint64_t convert(unsigned code, unsigned from, unsigned to, uint64
     }
 }
 
-
 /* A pure operation (jg_op_is_pure) on operand slots `x` (masked to their
  * types); `t` is the result type, `t0` the first operand's type. The result
  * is not masked yet. */

@@ -7,9 +7,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "module_internal.h"
 #include "image.h"
 #include "image_format.h"
+#include "module_internal.h"
 
 typedef struct Loader {
     const uint8_t *p, *end;

@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-static const char *const type_names[] = {"void", "i1", "i8", "i16", "i32", "i64", "ptr", "f32",
-                                         "f64"};
+static const char *const type_names[] = {"void", "i1",  "i8",  "i16", "i32",
+                                         "i64",  "ptr", "f32", "f64"};
 static const unsigned type_sizes[] = {0, 1, 1, 2, 4, 8, 8, 4, 8};
 
 unsigned jg_type_size(JgType t)
@@ -17,28 +17,50 @@ const char *jg_type_name(JgType t)
 }
 
 static const char *const opcode_names[JG_OP__COUNT] = {
-    [JG_OP_ADD] = "add",           [JG_OP_SUB] = "sub",
-    [JG_OP_MUL] = "mul",           [JG_OP_SDIV] = "sdiv",
-    [JG_OP_UDIV] = "udiv",         [JG_OP_SREM] = "srem",
-    [JG_OP_UREM] = "urem",         [JG_OP_AND] = "and",
-    [JG_OP_OR] = "or",             [JG_OP_XOR] = "xor",
-    [JG_OP_SHL] = "shl",           [JG_OP_LSHR] = "lshr",
-    [JG_OP_ASHR] = "ashr",         [JG_OP_FADD] = "fadd",
-    [JG_OP_FSUB] = "fsub",         [JG_OP_FMUL] = "fmul",
-    [JG_OP_FDIV] = "fdiv",         [JG_OP_FNEG] = "fneg",
-    [JG_OP_ICMP] = "icmp",         [JG_OP_FCMP] = "fcmp",
-    [JG_OP_SELECT] = "select",     [JG_OP_ZEXT] = "zext",
-    [JG_OP_SEXT] = "sext",         [JG_OP_TRUNC] = "trunc",
-    [JG_OP_PTRTOINT] = "ptrtoint", [JG_OP_INTTOPTR] = "inttoptr",
-    [JG_OP_SITOFP] = "sitofp",     [JG_OP_UITOFP] = "uitofp",
-    [JG_OP_FPTOSI] = "fptosi",     [JG_OP_FPTOUI] = "fptoui",
-    [JG_OP_FPEXT] = "fpext",       [JG_OP_FPTRUNC] = "fptrunc",
-    [JG_OP_BITCAST] = "bitcast",   [JG_OP_PTRADD] = "ptradd",
-    [JG_OP_LOAD] = "load",         [JG_OP_STORE] = "store",
-    [JG_OP_ALLOCA] = "alloca",     [JG_OP_MEMCPY] = "memcpy",
-    [JG_OP_MEMSET] = "memset",     [JG_OP_CALL] = "call",
-    [JG_OP_PROMOTE] = "promote",   [JG_OP_CONCRETE] = "concrete",
-    [JG_OP_DEEPFREEZE] = "deepfreeze", [JG_OP_FORGET] = "forget",
+    [JG_OP_ADD] = "add",
+    [JG_OP_SUB] = "sub",
+    [JG_OP_MUL] = "mul",
+    [JG_OP_SDIV] = "sdiv",
+    [JG_OP_UDIV] = "udiv",
+    [JG_OP_SREM] = "srem",
+    [JG_OP_UREM] = "urem",
+    [JG_OP_AND] = "and",
+    [JG_OP_OR] = "or",
+    [JG_OP_XOR] = "xor",
+    [JG_OP_SHL] = "shl",
+    [JG_OP_LSHR] = "lshr",
+    [JG_OP_ASHR] = "ashr",
+    [JG_OP_FADD] = "fadd",
+    [JG_OP_FSUB] = "fsub",
+    [JG_OP_FMUL] = "fmul",
+    [JG_OP_FDIV] = "fdiv",
+    [JG_OP_FNEG] = "fneg",
+    [JG_OP_ICMP] = "icmp",
+    [JG_OP_FCMP] = "fcmp",
+    [JG_OP_SELECT] = "select",
+    [JG_OP_ZEXT] = "zext",
+    [JG_OP_SEXT] = "sext",
+    [JG_OP_TRUNC] = "trunc",
+    [JG_OP_PTRTOINT] = "ptrtoint",
+    [JG_OP_INTTOPTR] = "inttoptr",
+    [JG_OP_SITOFP] = "sitofp",
+    [JG_OP_UITOFP] = "uitofp",
+    [JG_OP_FPTOSI] = "fptosi",
+    [JG_OP_FPTOUI] = "fptoui",
+    [JG_OP_FPEXT] = "fpext",
+    [JG_OP_FPTRUNC] = "fptrunc",
+    [JG_OP_BITCAST] = "bitcast",
+    [JG_OP_PTRADD] = "ptradd",
+    [JG_OP_LOAD] = "load",
+    [JG_OP_STORE] = "store",
+    [JG_OP_ALLOCA] = "alloca",
+    [JG_OP_MEMCPY] = "memcpy",
+    [JG_OP_MEMSET] = "memset",
+    [JG_OP_CALL] = "call",
+    [JG_OP_PROMOTE] = "promote",
+    [JG_OP_CONCRETE] = "concrete",
+    [JG_OP_DEEPFREEZE] = "deepfreeze",
+    [JG_OP_FORGET] = "forget",
     [JG_OP_MERGE_POINT] = "merge_point",
 };
 
@@ -48,7 +70,7 @@ const char *jg_opcode_name(JgOpcode op)
 }
 
 static const char *const pred_names[] = {
-    "eq",  "ne",  "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle",  "oeq", "one", "ogt",
+    "eq",  "ne",  "ugt", "uge", "ult", "ule", "sgt", "sge", "slt", "sle", "oeq", "one",  "ogt",
     "oge", "olt", "ole", "ord", "uno", "ueq", "une", "ugt", "uge", "ult", "ule", "true", "false",
 };
 

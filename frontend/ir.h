@@ -150,8 +150,8 @@ typedef struct JgOp {
     uint8_t pred;    /* JgPred for comparisons */
     uint32_t nargs;
     JgVal *args;
-    JgVal result; /* 0 when the op has no result */
-    int64_t imm;  /* ALLOCA: size in bytes */
+    JgVal result;    /* 0 when the op has no result */
+    int64_t imm;     /* ALLOCA: size in bytes */
     JgGraph *callee; /* CALL: the graph of a direct callee, if known */
     uint32_t line;   /* source line, 0 if unknown */
 } JgOp;
@@ -163,7 +163,7 @@ typedef struct JgLink {
 } JgLink;
 
 typedef enum JgTermKind {
-    JG_TERM_NONE, /* block under construction */
+    JG_TERM_NONE,        /* block under construction */
     JG_TERM_GOTO,        /* links[0] */
     JG_TERM_BRANCH,      /* cond ? links[0] : links[1] */
     JG_TERM_SWITCH,      /* value == cases[i] ? links[i + 1] : links[0] */

@@ -298,11 +298,11 @@ static bool primary_entry(LgMethod *m)
         /* jg_llvm_call_at: a start pending goes straight to the dispatcher */
         JgLlvm *llvm = m->llvm;
         activation(m);
-        LLVMValueRef pending = LLVMBuildLoad2(m->b, llvm->t_i32,
-                                              lg_const_ptr(llvm, &m->lg->start_pending), "");
+        LLVMValueRef pending =
+            LLVMBuildLoad2(m->b, llvm->t_i32, lg_const_ptr(llvm, &m->lg->start_pending), "");
         LLVMSetVolatile(pending, 1);
-        LLVMValueRef start = LLVMBuildICmp(m->b, LLVMIntNE, pending,
-                                           LLVMConstInt(llvm->t_i32, 0, 0), "start");
+        LLVMValueRef start =
+            LLVMBuildICmp(m->b, LLVMIntNE, pending, LLVMConstInt(llvm->t_i32, 0, 0), "start");
         m->start = LLVMAppendBasicBlockInContext(llvm->ctx, m->fn, "start");
         m->entry_term = LLVMBuildCondBr(m->b, start, m->start, m->bbs[0]);
     }

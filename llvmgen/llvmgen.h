@@ -24,7 +24,7 @@
 
 #define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
 #define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
-#define JG_BLOCKID_BLOCK(id) ((uint32_t)(id) & 0xffffu)
+#define JG_BLOCKID_BLOCK(id) ((uint32_t)(id)&0xffffu)
 #define JG_BLOCKID_RETURN 0xffffffffu /* "the graph returned": result in InputArgs */
 /* Returned by a secondary that needs its activation memory first (the
  * primary allocates it and calls again; docs/backend.md, "ALLOCA"). */
@@ -35,15 +35,15 @@
  * Generated code keeps a private tail after the slots (the areas of
  * ALLOCAs that outlive secondaries, docs/backend.md). */
 typedef struct JgInputArgs {
-    uint64_t result;      /* the graph's result when a secondary returns */
-    uint32_t capacity;    /* number of slots */
+    uint64_t result;   /* the graph's result when a secondary returns */
+    uint32_t capacity; /* number of slots */
     uint32_t pad;
-    void *owner;          /* the backend's record of the graph (evaluated methods) */
-    uint64_t slots[];     /* typed by the receiving block's parameters */
+    void *owner;      /* the backend's record of the graph (evaluated methods) */
+    uint64_t slots[]; /* typed by the receiving block's parameters */
 } JgInputArgs;
 
 typedef struct JgLlvmOptions {
-    int opt_level;             /* 0..3: LLVM's pipeline O0..O3 */
+    int opt_level; /* 0..3: LLVM's pipeline O0..O3 */
     /* opt_level applies to methods with loops only; methods without run
      * once per entry and get no optimization and fast instruction
      * selection (docs/backend.md, "Optimization levels") */

@@ -89,7 +89,7 @@ _Noreturn void tlc_raise_attribute(int op, int64_t pc, const char *name, int64_t
 _Noreturn void tlc_raise_index(int op, int64_t pc, int64_t index, const char *what)
 {
     record(TLC_ERR_INDEX, op, pc);
-    snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail, "%s index %" PRId64
-             " out of range", what, index);
+    snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail,
+             "%s index %" PRId64 " out of range", what, index);
     unwind();
 }

@@ -57,8 +57,7 @@ TlcProgram *tlc_load_file(const char *path, TlcDiag *diag, int *status)
     size_t len = 0;
     char *data = tlc_read_file(path, &len);
     if (!data) {
-        snprintf(diag->message, sizeof diag->message, "%s: cannot read: %s", path,
-                 strerror(errno));
+        snprintf(diag->message, sizeof diag->message, "%s: cannot read: %s", path, strerror(errno));
         *status = errno == ENOMEM ? 65 : 66;
         return NULL;
     }

@@ -58,9 +58,9 @@ typedef enum TlcOperandKind {
 } TlcOperandKind;
 
 typedef struct TlcOpInfo {
-    const char *name;         /* mnemonic as written in assembly */
-    TlcOperandKind operand;   /* operand encoding */
-    uint8_t operand_bytes;    /* bytes after the opcode byte */
+    const char *name;       /* mnemonic as written in assembly */
+    TlcOperandKind operand; /* operand encoding */
+    uint8_t operand_bytes;  /* bytes after the opcode byte */
 } TlcOpInfo;
 
 /* Returns the description of `op`, or NULL when `op` is no TLC opcode. */

@@ -5,9 +5,9 @@
  * Nothing here is `static`: the JIT finds the native address of every
  * function and table of the interpreter by its symbol name (see
  * docs/architecture.md, "Interpreter sources"). */
+#include "ops.h"
 #include "errors.h"
 #include "object.h"
-#include "ops.h"
 #include "values.h"
 
 int64_t tlc_int_value(TlcObject *o)

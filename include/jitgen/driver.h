@@ -11,9 +11,9 @@
 #include <stdio.h>
 
 typedef enum JgEngine {
-    JG_ENGINE_GRAPHS, /* evaluate the interpreter's own flow graphs */
-    JG_ENGINE_PE,     /* specialize, evaluate residual graphs */
-    JG_ENGINE_JIT,    /* specialize, compile residual graphs with LLVM */
+    JG_ENGINE_GRAPHS,   /* evaluate the interpreter's own flow graphs */
+    JG_ENGINE_PE,       /* specialize, evaluate residual graphs */
+    JG_ENGINE_JIT,      /* specialize, compile residual graphs with LLVM */
     JG_ENGINE_BASELINE, /* specialize, compile residual graphs to x86-64
                            directly (baseline/, no LLVM) */
 } JgEngine;
@@ -60,8 +60,8 @@ typedef struct JgDriver JgDriver;
 
 /* Loads the interpreter's graphs from `graphs`: a graph image (made at build
  * time by jitgen-image, loaded in about a millisecond) or bitcode (translated
- * now by the backend library's bitcode reader). Finds the portal (the function annotated JIT_PORTAL), runs the
- * binding-time analysis. NULL with a message in `err` on failure. */
+ * now by the backend library's bitcode reader). Finds the portal (the function annotated
+ * JIT_PORTAL), runs the binding-time analysis. NULL with a message in `err` on failure. */
 JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *options, char *err,
                         size_t errsize);
 void jg_driver_free(JgDriver *d);

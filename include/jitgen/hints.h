@@ -79,20 +79,20 @@ static inline void *jit_forget_ptr(const void *x)
 /* Type-generic forms: integers of any width go through the 64-bit variant,
  * pointers through the pointer variant; the result has the argument's type. */
 #define JITGEN_HINT_(name, x)                                                                      \
-    ((__typeof__(x))_Generic((x),                                                                  \
-        _Bool: name##_i64,                                                                         \
-        char: name##_i64,                                                                          \
-        signed char: name##_i64,                                                                   \
-        unsigned char: name##_i64,                                                                 \
-        short: name##_i64,                                                                         \
-        unsigned short: name##_i64,                                                                \
-        int: name##_i64,                                                                           \
-        unsigned int: name##_i64,                                                                  \
-        long: name##_i64,                                                                          \
-        unsigned long: name##_i64,                                                                 \
-        long long: name##_i64,                                                                     \
-        unsigned long long: name##_i64,                                                            \
-        default: name##_ptr)(x))
+    ((__typeof__(x))_Generic((x), _Bool                                                            \
+                             : name##_i64, char                                                    \
+                             : name##_i64, signed char                                             \
+                             : name##_i64, unsigned char                                           \
+                             : name##_i64, short                                                   \
+                             : name##_i64, unsigned short                                          \
+                             : name##_i64, int                                                     \
+                             : name##_i64, unsigned int                                            \
+                             : name##_i64, long                                                    \
+                             : name##_i64, unsigned long                                           \
+                             : name##_i64, long long                                               \
+                             : name##_i64, unsigned long long                                      \
+                             : name##_i64, default                                                 \
+                             : name##_ptr)(x))
 
 #define jit_concrete(x) JITGEN_HINT_(jit_concrete, x)
 #define jit_promote(x) JITGEN_HINT_(jit_promote, x)

@@ -11,21 +11,7 @@
 #include "flexswitch/flexswitch.h"
 #include "frontend/ir.h"
 
-static JgArena arena;
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&arena, 0, sizeof arena);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    jg_arena_free(&arena);
-    return 0;
-}
+#include "arena_fixture.h"
 
 static void verified(const JgGraph *g)
 {

@@ -24,21 +24,7 @@
 
 /* ---- helpers ----------------------------------------------------------- */
 
-static JgArena arena;
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&arena, 0, sizeof arena);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    jg_arena_free(&arena);
-    return 0;
-}
+#include "arena_fixture.h"
 
 static JgVal param(const JgGraph *g, uint32_t block, uint32_t i)
 {

@@ -18,9 +18,9 @@
 #include "tlc/values.h"
 
 typedef struct Outcome {
-    int status;      /* 0 ok, 1 TLC error */
-    char *text;      /* output, then the result line if any */
-    TlcError error;  /* when status == 1 */
+    int status;     /* 0 ok, 1 TLC error */
+    char *text;     /* output, then the result line if any */
+    TlcError error; /* when status == 1 */
 } Outcome;
 
 /* Assembles `src`, runs it with input n on the native interpreter and
@@ -220,8 +220,8 @@ static void test_branches(void **state)
     expect_error("PUSH 1\nPUSH 5\nBR_COND_STK\nPUSH 7\nPUSH 8\n", 0, TLC_ERR_BRANCH,
                  TLC_OP_BR_COND_STK, 4, "");
     expect_error("PUSH 1\nPUSH -6\nBR_COND_STK\n", 0, TLC_ERR_BRANCH, TLC_OP_BR_COND_STK, 4, "");
-    expect_error("PUSH 1\nPUSH 1\nBR_COND_STK\nPUSH 7\n", 0, TLC_ERR_BRANCH, TLC_OP_BR_COND_STK,
-                 4, "");
+    expect_error("PUSH 1\nPUSH 1\nBR_COND_STK\nPUSH 7\n", 0, TLC_ERR_BRANCH, TLC_OP_BR_COND_STK, 4,
+                 "");
     expect_error("PUSH 1\nNIL\nBR_COND_STK\n", 0, TLC_ERR_TYPE, TLC_OP_BR_COND_STK, 3, "");
 }
 
@@ -241,8 +241,7 @@ static void test_lists(void **state)
     (void)state;
     expect_output("NIL\nPUSH 3\nCONS\nPUSH 2\nCONS\nPUSH 1\nCONS\n", 0, "(1 2 3)\n");
     expect_output("PUSH 2\nPUSH 1\nCONS\n", 0, "(1 . 2)\n");
-    expect_output("NIL\nPUSH 3\nCONS\nNIL\nPUSH 2\nCONS\nPUSH 1\nCONS\nCONS\n", 0,
-                  "((1 2) 3)\n");
+    expect_output("NIL\nPUSH 3\nCONS\nNIL\nPUSH 2\nCONS\nPUSH 1\nCONS\nCONS\n", 0, "((1 2) 3)\n");
     expect_output("NIL\nPUSH 2\nCONS\nPUSH 1\nCONS\nPICK 0\nCAR\nSWAP\nCDR\nDUMP\n", 0,
                   "[1, (2)]\n(2)\n");
     /* concatenation copies b, shares a */
@@ -334,14 +333,22 @@ int main(void)
 {
     GC_INIT();
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test(test_push_pop_result),  cmocka_unit_test(test_args),
-        cmocka_unit_test(test_stack_shuffles),   cmocka_unit_test(test_stack_errors),
-        cmocka_unit_test(test_arithmetic),       cmocka_unit_test(test_floor_division),
-        cmocka_unit_test(test_comparisons),      cmocka_unit_test(test_equality),
-        cmocka_unit_test(test_branches),         cmocka_unit_test(test_calls),
-        cmocka_unit_test(test_lists),            cmocka_unit_test(test_objects),
-        cmocka_unit_test(test_invalid),          cmocka_unit_test(test_error_format),
-        cmocka_unit_test(test_classes_hash_consed), cmocka_unit_test(test_allocation_counter),
+        cmocka_unit_test(test_push_pop_result),
+        cmocka_unit_test(test_args),
+        cmocka_unit_test(test_stack_shuffles),
+        cmocka_unit_test(test_stack_errors),
+        cmocka_unit_test(test_arithmetic),
+        cmocka_unit_test(test_floor_division),
+        cmocka_unit_test(test_comparisons),
+        cmocka_unit_test(test_equality),
+        cmocka_unit_test(test_branches),
+        cmocka_unit_test(test_calls),
+        cmocka_unit_test(test_lists),
+        cmocka_unit_test(test_objects),
+        cmocka_unit_test(test_invalid),
+        cmocka_unit_test(test_error_format),
+        cmocka_unit_test(test_classes_hash_consed),
+        cmocka_unit_test(test_allocation_counter),
     };
     int failed = cmocka_run_group_tests(tests, NULL, NULL);
     tlc_classes_free();

@@ -13,21 +13,7 @@
 #include "pe/fold.h"
 #include "pe/simplify.h"
 
-static JgArena arena;
-
-static int setup(void **state)
-{
-    (void)state;
-    memset(&arena, 0, sizeof arena);
-    return 0;
-}
-
-static int teardown(void **state)
-{
-    (void)state;
-    jg_arena_free(&arena);
-    return 0;
-}
+#include "arena_fixture.h"
 
 /* A graph with block 0 (params: i64 x, i64 y, i1 b) and an empty block 1. */
 static JgGraph *graph(void)
