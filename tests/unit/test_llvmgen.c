@@ -1408,6 +1408,56 @@ static void test_forwarding_blocks(void **state)
     free(text);
 }
 
+/* fib(n) as a do-while loop whose header, a merge point, is entered with n
+ * unguarded: head(i, a, b): i - 1 > 0 ? head(i - 1, b, a + b) : b. Its trip
+ * count, n - 1 - smin(0, n - 1), is what LLVM's runtime unroller declines
+ * to compute under its default budget (session.c, set_unroll_budget). */
+static JgGraph *countdown_fib_graph(void)
+{
+    JgGraph *g = residual("fib", JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
+    uint32_t done = jg_block_new(g, 0, NULL);
+    g->blocks.items[head].flags |= JG_BLOCK_ENTRY;
+    go(g, 0, head, 3, (JgVal[]){P(g, 0, 0), k64(g, 0), k64(g, 1)});
+    JgVal i = P(g, head, 0), a = P(g, head, 1), b = P(g, head, 2);
+    JgVal i2 = op2(g, head, JG_OP_SUB, JG_I64, i, k64(g, 1));
+    JgVal s = op2(g, head, JG_OP_ADD, JG_I64, a, b);
+    JgVal c = cmp(g, head, JG_OP_ICMP, JG_SGT, i2, k64(g, 0));
+    jg_set_branch(g, head, c, jg_link(g, head, 3, (JgVal[]){i2, b, s}), jg_link(g, done, 0, NULL));
+    jg_set_return(g, done, b);
+    return g;
+}
+
+/* LLVM unrolls that loop (more than four `add i64` in the optimized IR: the
+ * loop's one, the count's, and copies), and the results stay the
+ * evaluator's for counts around every multiple of the unroll factor. */
+static void test_unguarded_loop_unrolled(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *out = open_memstream(&text, &len);
+    assert_non_null(out);
+    JgLlvm *l =
+        jit_with((JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM_OPT, .dump_out = out});
+    JgGraph *g = countdown_fib_graph();
+    compile(l, g);
+    for (uint64_t n = 0; n < 40; n++)
+        assert_int_equal(jg_llvm_call(l, g, &n), eval(g, &n));
+    for (int64_t n = -3; n < 0; n++)
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){(uint64_t)n}), 1);
+    for (uint64_t n = 1000; n < 1010; n++)
+        assert_int_equal(jg_llvm_call(l, g, &n), eval(g, &n));
+    jg_llvm_free(l);
+    fclose(out);
+    int adds = 0;
+    for (const char *p = strstr(text, "add i64"); p; p = strstr(p + 1, "add i64"))
+        adds++;
+    if (adds <= 4)
+        fail_msg("the loop is not unrolled (%d adds):\n%s", adds, text);
+    free(text);
+}
+
 /* ---- dumps ----------------------------------------------------------------- */
 
 static char *dump_of(const char *triple, unsigned dumps)
@@ -1505,6 +1555,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_alloca_outlives_secondary, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloca_areas_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forwarding_blocks, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_unguarded_loop_unrolled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
