@@ -632,6 +632,22 @@ static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
     jg_set_goto(pe->rg, from, jg_link(pe->rg, to, w->args.count, w->args.items));
 }
 
+/* After a successful match_state: the arguments for `e`'s block, and the
+ * jump there. False, with no jump, when the arguments do not fill the
+ * block's parameters: collecting materializes the virtual objects that go
+ * to parameters, with the objects reachable from them, and a shape that
+ * keeps one of those virtual in another slot then has no argument for the
+ * fields it expected (the match saw the object before it escaped). The
+ * state, its escaped objects now real, looks for another block. */
+static bool collect_and_jump(JgPe *pe, Walk *w, const MergeEntry *e, State *cur, uint32_t from)
+{
+    collect_state_args(w, e->shape, cur);
+    if (w->args.count != pe->rg->blocks.items[e->block].nparams)
+        return false;
+    jump(pe, w, from, e->block);
+    return true;
+}
+
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
 {
     State *cur = *state;
@@ -656,9 +672,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
                 continue;
             }
             count += pass == 0;
-            if (match_state(&w, e->shape, cur)) {
-                collect_state_args(&w, e->shape, cur);
-                jump(pe, &w, *block, e->block);
+            if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
                 if (e->compilation == compilation)
                     pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
                 return true;
@@ -677,11 +691,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             w.args.count = 0;
             if (!reachable_entry(pe, e, compilation))
                 continue;
-            if (match_state(&w, e->shape, cur)) {
-                collect_state_args(&w, e->shape, cur);
-                jump(pe, &w, *block, e->block);
+            if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block))
                 return true;
-            }
         }
     }
     /* a new block whose state generalizes what changed along this path
