@@ -17,7 +17,6 @@
 #define NCALLEE_SAVED 3
 extern const X64Reg bl_home_regs[NHOME_REGS];
 
-/* A loop exit to the dispatcher once the budget is used up (method.c). */
 /* A loop exit to the dispatcher once the budget is used up (method.c).
  * `param` (1 + an index, 0: none): a parameter of the target whose home
  * the way there did not write, which the exit sets to `value`. */
@@ -37,6 +36,13 @@ typedef struct BlFuse {
     bool invert;    /* the target's branch tests that parameter being 0 */
 } BlFuse;
 
+/* Where a method keeps the back-edge count (method.c, count_back_edge). */
+typedef enum BlBudget {
+    BL_BUDGET_NONE, /* back-edges are not counted */
+    BL_BUDGET_REG,  /* in AREA's register: the method has no ALLOCA memory */
+    BL_BUDGET_SLOT, /* in a frame slot (budget_at) */
+} BlBudget;
+
 typedef struct Codegen {
     BlGraph *bg;
     const JgGraph *g;
@@ -49,18 +55,18 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
-    int32_t budget_at;  /* rbp offset of the back-edge count; 0: none counted */
-    bool budget_in_reg; /* the count lives in AREA's register (no ALLOCA) */
-    uint32_t current;   /* the block being lowered */
-    uint32_t rotating;  /* copies of blocks being lowered (method.c, rotates) */
-    BlFuse *fused;      /* per local block: its last op with code when that is
-                           an ICMP only a BRANCH reads (its own, or the one of
-                           the block its goto goes to), which becomes the
-                           branch's compare (homes.c) */
-    bool *dead;         /* per value: a pure result nothing reads, no code */
-    bool *reached;      /* per local block: it has code (method.c, find_reached) */
-    bool *last;         /* per local block: a goto branches through it (BlFuse
-                           with a parameter), its code is placed last */
+    BlBudget budget;   /* where the back-edge count lives */
+    int32_t budget_at; /* BL_BUDGET_SLOT: its rbp offset */
+    uint32_t current;  /* the block being lowered */
+    uint32_t rotating; /* copies of blocks being lowered (method.c, rotates) */
+    BlFuse *fused;     /* per local block: its last op with code when that is
+                          an ICMP only a BRANCH reads (its own, or the one of
+                          the block its goto goes to), which becomes the
+                          branch's compare (homes.c) */
+    bool *dead;        /* per value: a pure result nothing reads, no code */
+    bool *reached;     /* per local block: it has code (method.c, find_reached) */
+    bool *last;        /* per local block: a goto branches through it (BlFuse
+                          with a parameter), its code is placed last */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;

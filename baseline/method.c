@@ -636,7 +636,7 @@ static void count_back_edge(Codegen *c, uint32_t target, uint32_t param, uint64_
     uint32_t label = x64_label(&c->buf);
     c->exits[c->nexits++] =
         (BlExit){.label = label, .target = target, .param = param, .value = value};
-    if (c->budget_in_reg)
+    if (c->budget == BL_BUDGET_REG)
         x64_alu_ri(&c->buf, X64_SUB, AREA, 1);
     else
         x64_alu_mi(&c->buf, X64_SUB, X64_RBP, c->budget_at, 1);
@@ -676,8 +676,8 @@ static bool passes_on(const Codegen *c, const JgBlock *t)
 /* Whether link `l` to t is a back-edge that counts the budget. */
 static bool counts_budget(const Codegen *c, const JgLink *l, const JgBlock *t)
 {
-    return l->target <= c->current && (c->budget_at || c->budget_in_reg) &&
-           c->bg->enterable[l->target] && (t->flags & JG_BLOCK_ENTRY);
+    return l->target <= c->current && c->budget != BL_BUDGET_NONE && c->bg->enterable[l->target] &&
+           (t->flags & JG_BLOCK_ENTRY);
 }
 
 /* Whether link `l` (well-formed, to this method) moves no value. */
@@ -1017,16 +1017,14 @@ static void emit_entry(Codegen *c)
     x64_push(b, X64_R15);
     x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
     x64_mov_rr(b, FRAME, X64_RSI);
-    if (c->budget_in_reg) {
-        x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
-        x64_load(b, 8, AREA, X64_RAX, 0);
-    } else {
+    if (c->budget != BL_BUDGET_REG)
         x64_mov_rr(b, AREA, X64_RDX);
-    }
-    if (c->budget_at) {
+    if (c->budget != BL_BUDGET_NONE) {
+        X64Reg count = c->budget == BL_BUDGET_REG ? AREA : X64_RAX;
         x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
-        x64_load(b, 8, X64_RAX, X64_RAX, 0);
-        x64_store(b, 8, X64_RBP, c->budget_at, X64_RAX);
+        x64_load(b, 8, count, X64_RAX, 0);
+        if (c->budget == BL_BUDGET_SLOT)
+            x64_store(b, 8, X64_RBP, c->budget_at, X64_RAX);
     }
     for (uint32_t blk = c->lo; blk < c->hi; blk++) {
         if (!c->bg->enterable[blk])
@@ -1052,9 +1050,9 @@ static void emit_epilogue(Codegen *c)
 {
     X64Buf *b = &c->buf;
     x64_place(b, c->epilogue);
-    if (c->budget_at || c->budget_in_reg) { /* eax holds the block id */
+    if (c->budget != BL_BUDGET_NONE) { /* eax holds the block id */
         X64Reg count = AREA;
-        if (!c->budget_in_reg) {
+        if (c->budget == BL_BUDGET_SLOT) {
             count = X64_RCX;
             x64_load(b, 8, X64_RCX, X64_RBP, c->budget_at);
         }
@@ -1126,9 +1124,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
      * ALLOCA memory (a count in memory chains each iteration to the last
      * one's store), in a slot otherwise */
     if (ok && bg->budget != INT64_MAX) {
-        if (c.area_bytes == 0)
-            c.budget_in_reg = true;
-        else
+        c.budget = c.area_bytes == 0 ? BL_BUDGET_REG : BL_BUDGET_SLOT;
+        if (c.budget == BL_BUDGET_SLOT)
             c.budget_at = SLOTS_AT - 8 * (int32_t)c.nslots++;
     }
     if (ok) {

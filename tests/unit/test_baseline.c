@@ -2203,24 +2203,38 @@ static int count_lines_with(const char *text, const char *what)
     return n;
 }
 
+/* An input of a graph and the result it must give. */
+typedef struct Expect {
+    uint64_t in, want;
+} Expect;
+
+/* `g` compiled by a baseline that prints its code: the results for the
+ * inputs 0..11 must be the evaluator's, and those of `expect` as given.
+ * Returns the disassembly (to free). */
+static char *checked_asm(JgGraph *g, const Expect *expect, size_t nexpect)
+{
+    char *text = NULL;
+    size_t len = 0;
+    FILE *asm_out = open_memstream(&text, &len);
+    assert_non_null(asm_out);
+    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
+    compile(bl, g);
+    for (uint64_t n = 0; n < 12; n++)
+        same(bl, g, &n);
+    for (size_t i = 0; i < nexpect; i++)
+        assert_int_equal(same(bl, g, &expect[i].in), expect[i].want);
+    jg_baseline_free(bl);
+    fclose(asm_out);
+    return text;
+}
+
 /* Loop rotation: sum's back-edge copies the header's test (`cmp i, n`,
  * the only comparison of two registers) and jumps back into the body, so
  * the test is in the code twice; the results stay the evaluator's. */
 static void test_loop_rotation(void **state)
 {
     (void)state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *asm_out = open_memstream(&text, &len);
-    assert_non_null(asm_out);
-    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
-    JgGraph *g = sum_graph(false);
-    compile(bl, g);
-    for (uint64_t n = 0; n < 12; n++)
-        same(bl, g, &n);
-    assert_int_equal(same(bl, g, (uint64_t[]){100000}), UINT64_C(5000050000));
-    jg_baseline_free(bl);
-    fclose(asm_out);
+    char *text = checked_asm(sum_graph(false), &(Expect){100000, UINT64_C(5000050000)}, 1);
     if (count_lines_with(text, "cmp r") != 2)
         fail_msg("the loop's test is not copied to its back-edge:\n%s", text);
     free(text);
@@ -2310,25 +2324,14 @@ static void test_branch_through_merge_point(void **state)
 {
     (void)state;
     for (int how = 0; how < 3; how++) {
-        char *text = NULL;
-        size_t len = 0;
-        FILE *asm_out = open_memstream(&text, &len);
-        assert_non_null(asm_out);
-        JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
-        JgGraph *g = countdown_graph(how);
-        compile(bl, g);
-        for (uint64_t n = 0; n < 12; n++)
-            same(bl, g, &n);
-        assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){(uint64_t)-3}), 0);
-        jg_baseline_free(bl);
-        fclose(asm_out);
+        char *text = checked_asm(countdown_graph(how), &(Expect){(uint64_t)-3, 0}, 1);
         if (strstr(text, "set"))
             fail_msg("form %d: a bool materialized:\n%s", how, text);
         free(text);
 
         TierLog log = {.next = 1};
-        bl = tiered(&log, 1);
-        g = countdown_graph(how);
+        JgBaseline *bl = tiered(&log, 1);
+        JgGraph *g = countdown_graph(how);
         compile(bl, g);
         assert_int_equal(same(bl, g, (uint64_t[]){5}), 15);
         assert_int_equal(log.calls, 1 + 5); /* the entry, then each back-edge */
