@@ -55,6 +55,7 @@ typedef struct PeGraphInfo {
     uint32_t *local_index; /* per value: index in its block's locals */
     uint32_t *nlocals;     /* per block: parameters + op results */
     JgVal **locals;        /* per block: the value of each local index */
+    uint32_t max_locals;   /* the most locals of any block */
 } PeGraphInfo;
 
 typedef struct Frame {
@@ -64,6 +65,7 @@ typedef struct Frame {
     uint32_t block;
     uint32_t op; /* next op to run; in a caller frame: the call op */
     uint32_t nlocals;
+    uint32_t locals_capacity; /* entries of `locals`, reused from block to block */
     Av *locals;
     uint8_t portal;              /* a portal frame (for recursion checks) */
     const uint64_t *portal_args; /* portal frames: argument values at entry (greens valid) */
