@@ -31,8 +31,8 @@
 #   BENCH_README         the README to update, empty: none [README.md]
 #   BENCH_COMMAND        how the harness was started, for RESULTS.md
 # Measurements are interleaved: every repetition runs each engine once, in an
-# order rotated from one repetition to the next, so that the machine's noise
-# hits all engines alike. Every result is compared with the C baseline's
+# order shuffled anew for each repetition, so that the machine's noise (and
+# the wake of the process before) hits all engines alike. Every result is compared with the C baseline's
 # (gcc): any difference ends the harness, except a peer computing with
 # doubles (node; LuaJIT's accumulator) printing a value of magnitude 2^53 or
 # more, or not finite, where doubles are no longer exact; those are reported.
@@ -369,7 +369,24 @@ for p in $PROGRAMS; do
     done
 done
 
-# --- The main table: every repetition runs each engine once, in rotated order.
+# Sets `shuffled` to the arguments in a random order (Fisher-Yates, from
+# bash's RANDOM, seeded below so that a run is repeatable). A rotated order
+# kept each engine behind the same neighbour in every repetition, and a
+# process started right after one that compiled with LLVM runs about 0.3 ms
+# slower (docs/benchmarks.md): the engine behind it paid that every time.
+shuffle() {
+    shuffled=("$@")
+    local i j tmp
+    for ((i = ${#shuffled[@]} - 1; i > 0; i--)); do
+        j=$((RANDOM % (i + 1)))
+        tmp=${shuffled[i]}
+        shuffled[i]=${shuffled[j]}
+        shuffled[j]=$tmp
+    done
+}
+RANDOM=20261125
+
+# --- The main table: every repetition runs each engine once, in a shuffled order.
 for p in $PROGRAMS; do
     for n in $NS; do
         expect "$p" "$n"
@@ -381,11 +398,11 @@ for p in $PROGRAMS; do
             sample "$p" "$n" interp_skipped "$predicted" "${expected[$p/$n]}"
         fi
         engines+=(jit jit_eager tlc_run tlc_llvm c_gcc c_clang "${peer_measures[@]}")
-        count=${#engines[@]}
         for ((rep = 0; rep < REPEAT; rep++)); do
             echo "bench: $p n=$n repetition $((rep + 1))/$REPEAT" >&2
-            for ((i = 0; i < count; i++)); do
-                measure "${engines[(rep + i) % count]}" "$p" "$n"
+            shuffle "${engines[@]}"
+            for what in "${shuffled[@]}"; do
+                measure "$what" "$p" "$n"
             done
         done
         if [ "${engines[0]}" = interp ]; then
@@ -415,11 +432,10 @@ for p in $PROGRAMS; do
             sample "$p" "$n" abl_interp_skipped "$predicted" "${expected[$p/$n]}"
         fi
         ablations+=(novirt_o0 o0 novirt full)
-        count=${#ablations[@]}
         for ((rep = 0; rep < REPEAT; rep++)); do
             echo "bench: ablations $p n=$n repetition $((rep + 1))/$REPEAT" >&2
-            for ((i = 0; i < count; i++)); do
-                a=${ablations[(rep + i) % count]}
+            shuffle "${ablations[@]}"
+            for a in "${shuffled[@]}"; do
                 ablation_options "$a"
                 run "$tlc" bench "${opts[@]}" "$root/examples/$p.tlc" "$n"
                 parse_bench
