@@ -18,6 +18,7 @@
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
+#include "tier_policy.h"
 
 /* Residual blocks a tiered run evaluates in a secondary before compiling it
  * (JgLlvmOptions.lazy_threshold; docs/backend.md, "Evaluated secondaries"). */
@@ -37,6 +38,10 @@ struct JgDriver {
     int64_t tier_up_ms;         /* the jit engine: baseline time before LLVM, 0: none */
     double tier_t0;             /* the first hand-over to the baseline tier */
     int64_t tier_check;         /* back-edges until the next look at the clock */
+    double tier_last_ms;        /* the last look at the clock */
+    double tier_edge_ns;        /* time per back-edge between the last two looks */
+    double cycle_ns;            /* this core's cycle, measured at the first look; < 0: not yet */
+    double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
@@ -164,6 +169,11 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
 {
     JgDriver *d = ctx;
     char err[512];
+    double now = now_ms();
+    /* the back-edges granted at the last look have run since */
+    if (d->tier_last_ms > 0)
+        d->tier_edge_ns = (now - d->tier_last_ms) * 1e6 / (double)d->tier_check;
+    d->tier_last_ms = now;
     d->tier_check = d->tier_check < TIER_CHECK_MAX ? 2 * d->tier_check : TIER_CHECK_MAX;
     *budget = d->tier_check;
     JgResidual *r = residual_of(d, g);
@@ -172,8 +182,18 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         return false;
     }
     if (!d->llvm && !d->tier_start) {
-        if (!d->tier_now && now_ms() - d->tier_t0 < (double)d->tier_up_ms)
-            return false;
+        if (d->tier_now)
+            d->tier_delay_ms = 0;
+        else if (now - d->tier_t0 < (double)d->tier_up_ms)
+            return false; /* too early for any loop */
+        else {
+            if (d->cycle_ns < 0)
+                d->cycle_ns = jg_cycle_ns();
+            d->tier_delay_ms =
+                jg_tier_up_delay((double)d->tier_up_ms, d->tier_edge_ns, d->cycle_ns);
+            if (now - d->tier_t0 < d->tier_delay_ms)
+                return false;
+        }
         JgLlvmOptions lo = backend_options(d);
         d->tier_graph = r;
         d->tier_start =
@@ -321,6 +341,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
             const char *now = getenv("JITGEN_TIER_UP_NOW");
             d->tier_now = now && *now && *now != '0';
             d->tier_check = d->tier_now ? 1 : TIER_CHECK_FIRST;
+            d->cycle_ns = -1;
             bo.budget = d->tier_check;
             bo.tier_up = tier_up;
             bo.tier_up_ctx = d;
@@ -475,6 +496,11 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         fprintf(out, "baseline.flexswitch_misses: %llu\n",
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);
+        if (d->tier_delay_ms > 0) { /* the cost rule's inputs and choice */
+            fprintf(out, "baseline.edge_ns: %.3f\n", d->tier_edge_ns);
+            fprintf(out, "baseline.cycle_ns: %.3f\n", d->cycle_ns);
+            fprintf(out, "baseline.tier_up_delay_ms: %.0f\n", d->tier_delay_ms);
+        }
     }
     if (!d->llvm && d->baseline) {
         fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + baseline_ms);
