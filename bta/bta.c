@@ -18,6 +18,7 @@ typedef struct GraphInfo {
     uint8_t *loop_header;
     uint8_t *merge_point;
     uint32_t **loop_body; /* per loop header: list of body blocks, [0] = count */
+    uint8_t *frozen;      /* per value (the same for every variant); NULL: not yet */
 } GraphInfo;
 
 static double now_ms(void)
@@ -381,10 +382,15 @@ static void analyse(JgBta *bta, JgBtaVariant *v)
     GraphInfo *gi = info_for(bta, g);
     uint32_t nv = g->values.count;
     v->color = jg_arena_alloc(a, nv + 1);
-    v->frozen = jg_arena_alloc(a, nv + 1);
+    /* frozen memory depends on the graph alone: computed for its first
+     * variant, shared by the others */
+    if (!gi->frozen) {
+        gi->frozen = jg_arena_alloc(a, nv + 1);
+        compute_frozen(bta->module, gi, gi->frozen);
+    }
+    v->frozen = gi->frozen;
     v->loop_header = gi->loop_header;
     v->merge_point = gi->merge_point;
-    compute_frozen(bta->module, gi, v->frozen);
     Analysis an = {bta, gi, v, jg_arena_alloc(a, nv + 1)};
     if (g->blocks.count > 0) {
         const JgBlock *entry = &g->blocks.items[0];

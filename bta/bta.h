@@ -17,7 +17,8 @@ typedef struct JgBtaVariant {
     const JgGraph *graph;
     uint64_t green_params; /* bit i: parameter i is green */
     uint8_t *color;        /* per value: JgColor */
-    uint8_t *frozen;       /* per value: a pointer into memory that never changes */
+    const uint8_t *frozen; /* per value: a pointer into memory that never changes (shared by a
+                              graph's variants) */
     uint8_t *loop_header;  /* per block: target of a back edge */
     uint8_t *merge_point;  /* per block: starts with MERGE_POINT */
     JgColor ret_color;     /* join of the colors of returned values */
