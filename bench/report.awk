@@ -261,23 +261,38 @@ function target(what, measured, ok) {
     printf "| %s | %s | %s |\n", what, measured, ok == "" ? "not measured" : (ok ? "met" : "**missed**")
 }
 
-# JIT 2 against the faster C baseline at every measured n >= 10^8.
-function target_c(p, bound,    i, n, c, r, worst, where) {
+# The largest ratio of sample `key` to the faster C baseline at every
+# measured n >= 10^8 of program p, -1 if none; sets worst_n.
+function worst_c(p, key,    i, n, c, r, worst) {
     worst = -1
     for (i = 1; i <= nns; i++) {
         n = ns[i]
         c = best_c(p, n)
-        if (n + 0 >= 100000000 && has(p, n, "jit2") && c > 0) {
-            r = get(p, n, "jit2") / c
+        if (n + 0 >= 100000000 && has(p, n, key) && c > 0) {
+            r = get(p, n, key) / c
             if (r > worst) {
                 worst = r
-                where = n
+                worst_n = n
             }
         }
     }
-    target("JIT 2 ≤ " sprintf("%.1f", bound) "× C -O2, " p ", n ≥ 10^8", \
-        worst < 0 ? "—" : sprintf("%.2f× (worst: n = %s)", worst, fmt_n(where)), \
-        worst < 0 ? "" : worst <= bound)
+    return worst
+}
+
+# JIT 2 against the faster C baseline at every measured n >= 10^8, judged
+# on LLVM's code (JIT 2 with T=0: the code the JIT settles on); the tiered
+# JIT 2 beside it may still be baseline code by the tier-up's cost rule
+# (docs/benchmarks.md, "Targets").
+function target_c(p, bound,    eager, eager_n, tiered, tiered_n, measured) {
+    eager = worst_c(p, "jit_eager2")
+    eager_n = worst_n
+    tiered = worst_c(p, "jit2")
+    tiered_n = worst_n
+    measured = eager < 0 ? "—" : sprintf("%.2f× (worst: n = %s)", eager, fmt_n(eager_n))
+    if (tiered >= 0)
+        measured = measured sprintf("; tiered JIT 2: %.2f× (worst: n = %s)", tiered, fmt_n(tiered_n))
+    target("JIT 2 (T=0: LLVM's code) ≤ " sprintf("%.1f", bound) "× C -O2, " p ", n ≥ 10^8", \
+        measured, eager < 0 ? "" : eager <= bound)
 }
 
 # The largest JIT − JIT 2 at the smallest n over the programs, of the
