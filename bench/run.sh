@@ -32,10 +32,11 @@
 #   BENCH_COMMAND        how the harness was started, for RESULTS.md
 # Measurements are interleaved: every repetition runs each engine once, in an
 # order shuffled anew for each repetition, so that the machine's noise (and
-# the wake of the process before) hits all engines alike. Every result is compared with the C baseline's
-# (gcc): any difference ends the harness, except a peer computing with
-# doubles (node; LuaJIT's accumulator) printing a value of magnitude 2^53 or
-# more, or not finite, where doubles are no longer exact; those are reported.
+# the wake of the process before) hits all engines alike. Every result is
+# compared with the C baseline's (gcc): any difference ends the harness,
+# except a peer computing with doubles (node; LuaJIT's accumulator) printing
+# a value of magnitude 2^53 or more, or not finite, where doubles are no
+# longer exact; those are reported.
 # Exit status: 0, 1 when a measurement fails or a result differs, 2 on bad
 # usage.
 set -euo pipefail

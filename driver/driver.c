@@ -170,7 +170,9 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     JgDriver *d = ctx;
     char err[512];
     double now = now_ms();
-    /* the back-edges granted at the last look have run since */
+    /* the back-edges granted at the last look have run since (graphs keep
+     * budgets of their own but share this clock: with several hot graphs
+     * the time per back-edge is an estimate) */
     if (d->tier_last_ms > 0)
         d->tier_edge_ns = (now - d->tier_last_ms) * 1e6 / (double)d->tier_check;
     d->tier_last_ms = now;
