@@ -375,6 +375,22 @@ static bool propagate_block(Analysis *an, uint32_t b)
     return changed;
 }
 
+/* The worklist of propagate: a ring of the blocks to look at, each once. */
+typedef struct Worklist {
+    uint32_t *ring;
+    uint8_t *queued;
+    uint32_t size, head, count;
+} Worklist;
+
+static void enqueue(Worklist *w, uint32_t b)
+{
+    if (b >= w->size || w->queued[b])
+        return;
+    w->queued[b] = 1;
+    w->ring[(w->head + w->count) % w->size] = b;
+    w->count++;
+}
+
 /* Colors only turn red, so the fixpoint is reached in any order that
  * looks again at every block whose inputs turned red: a worklist of blocks
  * (first all, in order), where a block that changed brings back the
@@ -387,36 +403,26 @@ static void propagate(Analysis *an)
 {
     const JgGraph *g = an->gi->g;
     uint32_t nb = g->blocks.count;
-    if (nb == 0)
-        return;
     JgArena *a = &an->bta->arena;
-    uint32_t *queue = jg_arena_alloc(a, sizeof(uint32_t) * nb);
-    uint8_t *queued = jg_arena_alloc(a, nb);
-    uint32_t head = 0, count = nb;
-    for (uint32_t b = 0; b < nb; b++) {
-        queue[b] = b;
-        queued[b] = 1;
-    }
-    while (count) {
-        uint32_t b = queue[head];
-        head = head + 1 == nb ? 0 : head + 1;
-        count--;
-        queued[b] = 0;
+    Worklist w = {jg_arena_alloc(a, sizeof(uint32_t) * (nb + 1)), jg_arena_alloc(a, nb + 1), nb, 0,
+                  0};
+    for (uint32_t b = 0; b < nb; b++)
+        enqueue(&w, b);
+    while (w.count) {
+        uint32_t b = w.ring[w.head];
+        w.head = (w.head + 1) % nb;
+        w.count--;
+        w.queued[b] = 0;
         const JgTerm *t = &g->blocks.items[b].term;
-        bool red_branch = is_red_branch(an->v->color, t);
+        bool was_red_branch = is_red_branch(an->v->color, t);
         if (!propagate_block(an, b))
             continue;
-        /* loop headers only when this block's branch turned red */
-        uint32_t passes = !red_branch && is_red_branch(an->v->color, t) ? 2 : 1;
-        for (uint32_t pass = 0; pass < passes; pass++)
-            for (uint32_t i = 0; i < (pass ? nb : t->nlinks); i++) {
-                uint32_t to = pass ? i : t->links[i].target;
-                if (to >= nb || queued[to] || (pass && !an->gi->loop_header[to]))
-                    continue;
-                queued[to] = 1;
-                queue[(head + count) % nb] = to;
-                count++;
-            }
+        for (uint32_t i = 0; i < t->nlinks; i++)
+            enqueue(&w, t->links[i].target);
+        if (!was_red_branch && is_red_branch(an->v->color, t))
+            for (uint32_t h = 0; h < nb; h++)
+                if (an->gi->loop_header[h])
+                    enqueue(&w, h);
     }
 }
 

@@ -1384,21 +1384,42 @@ static JgGraph *forwarding_graph(void)
     return g;
 }
 
+/* A memory stream for a session's dumps (JgLlvmOptions.dump_out); it must
+ * stay where it is while open (the stream writes through its fields). */
+typedef struct DumpText {
+    char *text;
+    size_t len;
+    FILE *out;
+} DumpText;
+
+static FILE *dump_open(DumpText *d)
+{
+    *d = (DumpText){0};
+    d->out = open_memstream(&d->text, &d->len);
+    assert_non_null(d->out);
+    return d->out;
+}
+
+/* Closes the stream: its text, for free(). */
+static char *dump_close(DumpText *d)
+{
+    fclose(d->out);
+    return d->text;
+}
+
 static void test_forwarding_blocks(void **state)
 {
     (void)state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    assert_non_null(out);
-    JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM, .dump_out = out});
+    DumpText dump;
+    JgLlvm *l = jit_with(
+        (JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM, .dump_out = dump_open(&dump)});
     JgGraph *g = forwarding_graph();
     compile(l, g);
     for (uint64_t v = 0; v < 12; v++)
         assert_int_equal(jg_llvm_call(l, g, &v), eval(g, &v));
     assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100}), 5050);
     jg_llvm_free(l);
-    fclose(out);
+    char *text = dump_close(&dump);
     /* f1 and f2 (blocks 1 and 2) are bypassed; of the circle c1 -> c2 -> c1
      * (blocks 7 and 8) one block stays */
     assert_null(strstr(text, "\nb1:"));
@@ -1434,12 +1455,9 @@ static JgGraph *countdown_fib_graph(void)
 static void test_unguarded_loop_unrolled(void **state)
 {
     (void)state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    assert_non_null(out);
-    JgLlvm *l =
-        jit_with((JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM_OPT, .dump_out = out});
+    DumpText dump;
+    JgLlvm *l = jit_with(
+        (JgLlvmOptions){.opt_level = 2, .dumps = JG_DUMP_LLVM_OPT, .dump_out = dump_open(&dump)});
     JgGraph *g = countdown_fib_graph();
     compile(l, g);
     for (uint64_t n = 0; n < 40; n++)
@@ -1449,7 +1467,7 @@ static void test_unguarded_loop_unrolled(void **state)
     for (uint64_t n = 1000; n < 1010; n++)
         assert_int_equal(jg_llvm_call(l, g, &n), eval(g, &n));
     jg_llvm_free(l);
-    fclose(out);
+    char *text = dump_close(&dump);
     int adds = 0;
     for (const char *p = strstr(text, "add i64"); p; p = strstr(p + 1, "add i64"))
         adds++;
@@ -1462,18 +1480,14 @@ static void test_unguarded_loop_unrolled(void **state)
 
 static char *dump_of(const char *triple, unsigned dumps)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&text, &len);
-    assert_non_null(out);
-    JgLlvm *l = jit_with(
-        (JgLlvmOptions){.opt_level = 2, .dumps = dumps, .dump_out = out, .target_triple = triple});
+    DumpText dump;
+    JgLlvm *l = jit_with((JgLlvmOptions){
+        .opt_level = 2, .dumps = dumps, .dump_out = dump_open(&dump), .target_triple = triple});
     JgGraph *g = sum_graph();
     compile(l, g);
     assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10}), 55);
     jg_llvm_free(l);
-    fclose(out);
-    return text;
+    return dump_close(&dump);
 }
 
 static void test_dumps(void **state)
