@@ -1,4 +1,5 @@
 #include "bta.h"
+#include "bta_internal.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -508,7 +509,14 @@ static void index_variant(JgBta *bta, JgBtaVariant *v)
     bta->nvariants++;
 }
 
-const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_params)
+void bta_add_variant(JgBta *bta, JgBtaVariant *v)
+{
+    v->next = bta->variants;
+    bta->variants = v;
+    index_variant(bta, v);
+}
+
+const JgBtaVariant *bta_find_variant(const JgBta *bta, const JgGraph *g, uint64_t green_params)
 {
     if (bta->by_key_capacity) {
         uint32_t mask = bta->by_key_capacity - 1;
@@ -516,13 +524,19 @@ const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_
             if (bta->by_key[i]->graph == g && bta->by_key[i]->green_params == green_params)
                 return bta->by_key[i];
     }
+    return NULL;
+}
+
+const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_params)
+{
+    const JgBtaVariant *known = bta_find_variant(bta, g, green_params);
+    if (known)
+        return known;
     JgBtaVariant *v = jg_arena_alloc(&bta->arena, sizeof *v);
     v->graph = g;
     v->green_params = green_params;
     v->in_progress = true;
-    v->next = bta->variants;
-    bta->variants = v;
-    index_variant(bta, v);
+    bta_add_variant(bta, v);
     analyse(bta, v);
     v->in_progress = false;
     return v;

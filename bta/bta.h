@@ -46,6 +46,17 @@ typedef struct JgBta {
 JgBta *jg_bta_new(const JgModule *m, char *err, size_t errsize);
 void jg_bta_free(JgBta *bta);
 
+/* Serializes every variant (bta/bta_image.c): *out is a malloc'ed buffer of
+ * *out_len bytes, for the analysis section of a graph image. False when out
+ * of memory or while a variant is being analysed. */
+bool jg_bta_write(const JgBta *bta, void **out, size_t *out_len);
+
+/* The analysis jg_bta_write stored, for the module of the same image: the
+ * variants are copied, the portal's green parameters are taken as stored.
+ * Returns NULL with a message in `err` when the bytes are damaged or do not
+ * fit the module's graphs. */
+JgBta *jg_bta_load(const JgModule *m, const void *data, size_t len, char *err, size_t errsize);
+
 /* The variant of `g` whose green parameters are `green_params` (computed on
  * first use). Graphs with more than 64 parameters treat the rest as red. */
 const JgBtaVariant *jg_bta_variant(JgBta *bta, const JgGraph *g, uint64_t green_params);

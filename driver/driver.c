@@ -316,7 +316,13 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     d->module =
         image ? jg_module_load_image(graphs, len, jg_resolve_self, NULL, err, errsize)
               : d->backend->read_bitcode(graphs, len, NULL, jg_resolve_self, NULL, err, errsize);
-    if (d->module)
+    /* an image carries its binding times (computed by jitgen-image): the
+     * analysis depends on the interpreter alone */
+    const void *analysis = NULL;
+    size_t analysis_len = 0;
+    if (d->module && image && jg_image_analysis(graphs, len, &analysis, &analysis_len))
+        d->bta = jg_bta_load(d->module, analysis, analysis_len, err, errsize);
+    else if (d->module)
         d->bta = jg_bta_new(d->module, err, errsize);
     d->frontend_ms = now_ms() - t0;
     if (eager) {

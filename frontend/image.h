@@ -27,4 +27,15 @@ bool jg_image_from_bitcode(const void *bitcode, size_t len, const char *root, vo
 JgModule *jg_module_load_image(const void *image, size_t len, JgSymbolResolver resolve, void *ctx,
                                char *err, size_t errsize);
 
+/* The analysis section an image may carry after its graphs: the binding
+ * times jitgen-image computed at build time (bta/bta_image.c), which the
+ * frontend stores without reading. False when `image` is not a graph image
+ * or carries none; its bytes are checked by their reader. */
+bool jg_image_analysis(const void *image, size_t len, const void **data, size_t *data_len);
+
+/* Appends `data` as the analysis section of an image that has none yet:
+ * *image (malloc'ed) grows. False, changing nothing, when out of memory or
+ * when the image is not one without an analysis section. */
+bool jg_image_add_analysis(void **image, size_t *image_len, const void *data, size_t data_len);
+
 #endif

@@ -8,7 +8,11 @@
 
 #define JG_IMAGE_MAGIC "JGIMAGE"
 #define JG_IMAGE_MAGIC_LEN 8 /* with its NUL */
-#define JG_IMAGE_VERSION 1u
+#define JG_IMAGE_VERSION 2u
+/* Byte offset of the header's last field, the length of the analysis
+ * section that follows the graphs (0: none). */
+#define JG_IMAGE_ANALYSIS_FIELD 32u
+#define JG_IMAGE_HEADER_LEN 36u
 
 /* What an address constant is relative to; the 64-bit field beside it holds
  * the raw bits (NONE) or the addend. */

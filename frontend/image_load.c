@@ -339,6 +339,12 @@ static bool load_header(Loader *l, uint32_t *nglobals, uint32_t *portal)
     *nglobals = get_u32(l);
     l->ngraphs = get_u32(l);
     *portal = get_u32(l);
+    uint32_t analysis = get_u32(l);
+    if (l->bad || analysis > (size_t)(l->end - l->p)) {
+        l->bad = true;
+        return false;
+    }
+    l->end -= analysis; /* the graphs end where the analysis starts */
     size_t left = (size_t)(l->end - l->p);
     /* the string table ends with a NUL, so every offset into it is a string */
     if (l->bad || l->strings_len == 0 || l->strings_len > left ||

@@ -1,12 +1,15 @@
 /* jitgen-image: the build step that turns an interpreter's bitcode into the
- * graph image embedded in its binary (docs/frontend.md, "Graph images").
+ * graph image embedded in its binary (docs/frontend.md, "Graph images"),
+ * with the binding times of its portal (bta/bta_image.c) when it has one.
  *
  *   jitgen-image IN.bc OUT.img [ROOT]
  *
  * Exit status 0 on success, 1 with one message on stderr otherwise. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "bta/bta.h"
 #include "image.h"
 
 /* The whole file in a malloc'ed buffer, or NULL with a message. */
@@ -47,6 +50,43 @@ static void *read_file(const char *path, size_t *len)
     return data;
 }
 
+/* The analysis looks at addresses only to find which global a constant
+ * points into, so symbol k may stand at a placeholder, 2^32 bytes from the
+ * next (the writer's scheme): constants inside a global stay inside it. */
+static void *placeholder(void *ctx, const char *name)
+{
+    (void)name;
+    uint64_t *next = ctx;
+    return (void *)(uintptr_t)(0xfa00000000000000ull + (*next)++ * (1ull << 32));
+}
+
+/* Runs the binding-time analysis on the image's graphs and appends it.
+ * An image without a portal has nothing to analyse; a portal whose
+ * jit_concrete requirements cannot be met is an error of the build. */
+static bool add_binding_times(void **image, size_t *image_len, char *err, size_t errsize)
+{
+    uint64_t next = 0;
+    JgModule *m = jg_module_load_image(*image, *image_len, placeholder, &next, err, errsize);
+    if (!m)
+        return false;
+    bool ok = true;
+    if (m->portal) {
+        JgBta *bta = jg_bta_new(m, err, errsize);
+        void *data = NULL;
+        size_t len = 0;
+        ok = bta != NULL;
+        if (ok && !(jg_bta_write(bta, &data, &len) &&
+                    jg_image_add_analysis(image, image_len, data, len))) {
+            snprintf(err, errsize, "out of memory");
+            ok = false;
+        }
+        free(data);
+        jg_bta_free(bta);
+    }
+    jg_module_free(m);
+    return ok;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 3 || argc > 4) {
@@ -63,6 +103,10 @@ int main(int argc, char **argv)
     bool ok = jg_image_from_bitcode(bitcode, len, argc == 4 ? argv[3] : NULL, &image, &image_len,
                                     err, sizeof err);
     free(bitcode);
+    if (ok && !add_binding_times(&image, &image_len, err, sizeof err)) {
+        free(image);
+        ok = false;
+    }
     if (!ok) {
         fprintf(stderr, "jitgen-image: %s: %s\n", argv[1], err);
         return 1;

@@ -374,6 +374,7 @@ static bool assemble(Writer *w, void **image, size_t *image_len)
     put_u32(&out, w->m->globals.count);
     put_u32(&out, w->m->graphs.count);
     put_u32(&out, graph_id(w, w->m->portal));
+    put_u32(&out, 0); /* no analysis section yet: jg_image_with_analysis */
     put(&out, w->strings.data, w->strings.len);
     put(&out, w->body.data, w->body.len);
     if (out.oom || w->strings.oom || w->body.oom) {

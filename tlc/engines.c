@@ -17,7 +17,7 @@ static JgDriver *create(const JgDriverOptions *options, char *err, size_t errsiz
 }
 
 /* A tiered run that shows no code creates the driver (loading the
- * interpreter's graphs and their binding-time analysis, about 0.5 ms) only
+ * interpreter's graphs and their binding-time analysis, about 0.2 ms) only
  * when something gets hot: a short run never needs it. */
 bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
 {

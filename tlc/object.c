@@ -6,21 +6,35 @@
 
 uint64_t tlc_allocations;
 
+static _Noreturn void out_of_memory(void)
+{
+    fflush(stdout);
+    fputs("tlc: out of memory\n", stderr);
+    exit(70);
+}
+
 void *tlc_alloc(uint64_t size)
 {
     tlc_allocations++;
     void *p = GC_MALLOC(size);
-    if (!p) {
-        fflush(stdout);
-        fputs("tlc: out of memory\n", stderr);
-        exit(70);
-    }
+    if (!p)
+        out_of_memory();
+    return p;
+}
+
+void *tlc_alloc_atomic(uint64_t size)
+{
+    tlc_allocations++;
+    void *p = GC_MALLOC_ATOMIC(size);
+    if (!p)
+        out_of_memory();
+    memset(p, 0, size);
     return p;
 }
 
 TlcObject *tlc_int_new(int64_t value)
 {
-    TlcInt *o = tlc_alloc(sizeof(TlcInt));
+    TlcInt *o = tlc_alloc_atomic(sizeof(TlcInt));
     o->base.type = &tlc_int_type;
     o->value = value;
     return &o->base;

@@ -87,6 +87,11 @@ extern const TlcOps tlc_instance_ops; /* shared by every class */
  * Counts every call (tlc_allocations). Exits with status 70 when out of
  * memory. */
 JIT_ALLOCATOR void *tlc_alloc(uint64_t size);
+/* The same for objects that hold no pointers into the GC heap (integers):
+ * the collector neither scans them nor clears whole blocks for them. The
+ * memory is still zero-filled, as the partial evaluator assumes of every
+ * allocator. */
+JIT_ALLOCATOR void *tlc_alloc_atomic(uint64_t size);
 
 /* Allocations made so far (reported as run.allocations). */
 extern uint64_t tlc_allocations;

@@ -1,5 +1,6 @@
 /* Binding-time analysis: the colors of the TLC portal, of a small hinted
- * sample, and the error a wrong hint produces. */
+ * sample, the error a wrong hint produces, and the analysis stored in the
+ * graph image at build time. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,12 +156,149 @@ static void test_wrong_hint_is_named(void **state)
     free(bc);
 }
 
+static JgModule *tlc_module(void)
+{
+    char err[512];
+    JgModule *m = jg_module_load_image(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
+                                       NULL, NULL, err, sizeof err);
+    if (!m)
+        fail_msg("image: %s", err);
+    return m;
+}
+
+static unsigned count_variants(const JgBta *bta)
+{
+    unsigned n = 0;
+    for (const JgBtaVariant *v = bta->variants; v; v = v->next)
+        n++;
+    return n;
+}
+
+/* Every variant of `a` is in `b` with the same colors, frozen values, loop
+ * headers, merge points and return color. */
+static void assert_variants_in(const JgBta *a, JgBta *b)
+{
+    for (const JgBtaVariant *v = a->variants; v; v = v->next) {
+        const JgBtaVariant *w = jg_bta_variant(b, v->graph, v->green_params);
+        uint32_t nv = v->graph->values.count, nb = v->graph->blocks.count;
+        assert_memory_equal(v->color, w->color, nv);
+        assert_memory_equal(v->frozen, w->frozen, nv);
+        assert_memory_equal(v->loop_header, w->loop_header, nb);
+        assert_memory_equal(v->merge_point, w->merge_point, nb);
+        assert_int_equal(v->ret_color, w->ret_color);
+    }
+}
+
+/* The binding times jitgen-image stored in the image are the ones the
+ * analysis computes in this process, for every variant. */
+static void test_stored_analysis_matches(void **state)
+{
+    (void)state;
+    JgModule *m = tlc_module();
+    const void *data = NULL;
+    size_t len = 0;
+    assert_true(jg_image_analysis(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
+                                  &data, &len));
+    char err[512];
+    JgBta *stored = jg_bta_load(m, data, len, err, sizeof err);
+    if (!stored)
+        fail_msg("load: %s", err);
+    JgBta *fresh = jg_bta_new(m, err, sizeof err);
+    if (!fresh)
+        fail_msg("bta: %s", err);
+    assert_int_equal(stored->portal_green_params, fresh->portal_green_params);
+    assert_ptr_equal(stored->portal->graph, m->portal);
+    unsigned n = count_variants(fresh);
+    assert_int_equal(count_variants(stored), n);
+    assert_variants_in(fresh, stored);
+    assert_int_equal(count_variants(stored), n); /* found, none analysed anew */
+    assert_variants_in(stored, fresh);
+    /* a variant the build did not see is analysed on first use */
+    const JgGraph *portal = m->portal;
+    const JgBtaVariant *late = jg_bta_variant(stored, portal, 0x1);
+    assert_int_equal(count_variants(stored), n + 1);
+    assert_false(late->in_progress);
+    assert_variants_in(stored, fresh);
+    jg_bta_free(fresh);
+    jg_bta_free(stored);
+    jg_module_free(m);
+}
+
+/* write, then load: the same variants; a sample module's analysis does not
+ * load against another module's graphs. */
+static void test_write_load_round_trip(void **state)
+{
+    (void)state;
+    size_t bc_len;
+    char *bc = read_all(BTA_GOOD_BC, &bc_len);
+    JgModule *m = read_module(bc, bc_len);
+    char err[512];
+    JgBta *bta = jg_bta_new(m, err, sizeof err);
+    if (!bta)
+        fail_msg("bta: %s", err);
+    void *data = NULL;
+    size_t len = 0;
+    assert_true(jg_bta_write(bta, &data, &len));
+    JgBta *loaded = jg_bta_load(m, data, len, err, sizeof err);
+    if (!loaded)
+        fail_msg("load: %s", err);
+    assert_int_equal(count_variants(loaded), count_variants(bta));
+    assert_int_equal(loaded->portal_green_params, bta->portal_green_params);
+    assert_variants_in(bta, loaded);
+    jg_bta_free(loaded);
+    JgModule *other = tlc_module();
+    assert_null(jg_bta_load(other, data, len, err, sizeof err));
+    assert_non_null(strstr(err, "binding times"));
+    jg_module_free(other);
+    free(data);
+    jg_bta_free(bta);
+    jg_module_free(m);
+    free(bc);
+}
+
+/* Damaged bytes are an error message or, where they are still well formed
+ * (a color flipped), an analysis: never a crash. Every truncation fails, as
+ * does every flag byte above 1. */
+static void test_damaged_analysis(void **state)
+{
+    (void)state;
+    JgModule *m = tlc_module();
+    const void *data = NULL;
+    size_t len = 0;
+    assert_true(jg_image_analysis(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
+                                  &data, &len));
+    unsigned char *copy = malloc(len);
+    assert_non_null(copy);
+    char err[512];
+    for (size_t cut = 0; cut < len; cut += cut < 64 ? 1 : 97) {
+        err[0] = '\0';
+        assert_null(jg_bta_load(m, data, cut, err, sizeof err));
+        assert_non_null(strstr(err, "damaged"));
+    }
+    for (size_t at = 0; at < len; at += at < 64 ? 1 : 53) {
+        memcpy(copy, data, len);
+        copy[at] ^= 0x5a;
+        JgBta *bta = jg_bta_load(m, copy, len, err, sizeof err);
+        jg_bta_free(bta);
+        copy[at] = 2; /* a flag byte out of range, or a header field */
+        bta = jg_bta_load(m, copy, len, err, sizeof err);
+        if (at >= len - 16) /* the last variant's merge-point flags */
+            assert_null(bta);
+        jg_bta_free(bta);
+    }
+    free(copy);
+    jg_module_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tlc_portal_colors),
         cmocka_unit_test(test_sample_colors),
         cmocka_unit_test(test_wrong_hint_is_named),
+        cmocka_unit_test(test_stored_analysis_matches),
+        cmocka_unit_test(test_write_load_round_trip),
+        cmocka_unit_test(test_damaged_analysis),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

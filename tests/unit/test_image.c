@@ -291,6 +291,41 @@ static void test_load_errors(void **state)
     free(img.bytes);
 }
 
+/* The analysis section: none in a fresh image; once added, the image
+ * carries exactly those bytes after its graphs, still loads to the same
+ * module, and takes no second one. An analysis length beyond the image is
+ * malformed. */
+static void test_analysis_section(void **state)
+{
+    (void)state;
+    Blob img = make_image(&samples_bc, "s_apply");
+    const void *data = NULL;
+    size_t len = 0;
+    assert_false(jg_image_analysis(img.bytes, img.len, &data, &len));
+    assert_false(jg_image_analysis(samples_bc.bytes, samples_bc.len, &data, &len));
+    const char extra[] = "binding times";
+    void *grown = img.bytes;
+    size_t grown_len = img.len;
+    assert_true(jg_image_add_analysis(&grown, &grown_len, extra, sizeof extra));
+    assert_int_equal(grown_len, img.len + sizeof extra);
+    assert_true(jg_image_analysis(grown, grown_len, &data, &len));
+    assert_int_equal(len, sizeof extra);
+    assert_memory_equal(data, extra, sizeof extra);
+    assert_false(jg_image_add_analysis(&grown, &grown_len, extra, sizeof extra));
+    JgModule *read = read_ok(&samples_bc, "s_apply");
+    Blob with = {grown, grown_len};
+    JgModule *loaded = load_ok(&with);
+    assert_same_module(read, loaded);
+    jg_module_free(loaded);
+    jg_module_free(read);
+    /* the length field (bytes 32..35) claims more than the image holds */
+    unsigned char *bytes = grown;
+    bytes[35] = 0x7f;
+    expect_load_error(grown, grown_len, NULL, "malformed graph image");
+    assert_false(jg_image_analysis(grown, grown_len, &data, &len));
+    free(grown);
+}
+
 /* Every truncation of a small image, and of the TLC image at a stride, and
  * single damaged bytes: an error or (for damage the checks cannot see, such
  * as a changed number) a module, never a crash. */
@@ -343,7 +378,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_tlc_round_trip), cmocka_unit_test(test_samples_round_trip),
         cmocka_unit_test(test_load_errors),    cmocka_unit_test(test_damaged_images),
-        cmocka_unit_test(test_writer_errors),
+        cmocka_unit_test(test_writer_errors),  cmocka_unit_test(test_analysis_section),
     };
     return cmocka_run_group_tests(tests, setup_files, teardown_files);
 }
