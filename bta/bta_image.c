@@ -113,9 +113,11 @@ static uint8_t *take_flags(Reader *r, JgArena *a, uint32_t n)
     uint8_t *flags = jg_arena_alloc(a, (size_t)n + 1);
     memcpy(flags, r->p, n);
     r->p += n;
+    uint8_t any = 0; /* an OR over all: a loop the compiler vectorizes */
     for (uint32_t i = 0; i < n; i++)
-        if (flags[i] > 1)
-            r->bad = true;
+        any |= flags[i];
+    if (any > 1)
+        r->bad = true;
     return flags;
 }
 

@@ -751,11 +751,11 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
                 bind_params(&w, &gf->locals[l], cf->locals[l], nb);
     }
     /* binding may have materialized virtuals (the stores made fields known):
-     * the block starts from the cache of the state as it jumps */
-    State *now = state_copy(pe, cur);
-    g->cache = now->cache;
-    g->ncache = now->ncache;
-    g->cache_capacity = now->cache_capacity;
+     * the block starts from the cache of the state as it jumps, which
+     * rebase_cache only reads (it builds the block's own cache anew) */
+    g->cache = cur->cache;
+    g->ncache = cur->ncache;
+    g->cache_capacity = cur->cache_capacity;
     rebase_cache(&w, g, nb);
     rebase_pending(&w, g, cur, pend, npend, nb);
     clear_marks(g);
