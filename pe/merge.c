@@ -50,6 +50,11 @@ static uint64_t hash_bytes(const uint8_t *p, uint32_t n)
 /* The key: position of every frame and the constants of its green locals. */
 static void make_key(const State *s, Buf *key)
 {
+    uint32_t most = 0; /* the key's largest size: allocated once */
+    for (uint32_t d = 0; d < s->depth; d++)
+        most += sizeof s->frames[d].g + 8 + 9 * s->frames[d].nlocals;
+    key->data = jg_arena_alloc(key->arena, most);
+    key->cap = most;
     for (uint32_t d = 0; d < s->depth; d++) {
         const Frame *f = &s->frames[d];
         buf_put(key, &f->g, sizeof f->g);
@@ -518,14 +523,17 @@ static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
  * parameters (or an absolute address): constants stay constants (e.g. the
  * promoted type of an object), variables become more parameters. Later
  * arrivals must know the same (cache_walk). */
-static void rebase_cache(Walk *w, State *g, uint32_t block)
+static void rebase_cache(Walk *w, State *g, const State *cur, uint32_t block)
 {
-    uint32_t n = g->ncache;
-    CacheEntry *old = g->cache;
+    uint32_t n = cur->ncache;
+    const CacheEntry *old = cur->cache;
     uint8_t done[n + 1];
     memset(done, 0, n + 1);
-    g->cache = NULL;
-    g->ncache = g->cache_capacity = 0;
+    /* room for every entry at once: growing by doubling left the smaller
+     * arrays behind in the arena at every merge point */
+    g->cache = jg_arena_alloc(w->pe->rg->arena, sizeof(CacheEntry) * (n + 1));
+    g->ncache = 0;
+    g->cache_capacity = n + 1;
     /* passes until nothing more can be kept: an entry's base may be the
      * value of another entry kept in an earlier pass */
     for (bool progress = true; progress;) {
@@ -706,7 +714,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             last = n->entry;
             break;
         }
-    State *g = state_copy(pe, cur);
+    /* the new block's state: green constants as they are, every red local
+     * generalized below, the cache set after binding (so nothing of `cur`
+     * needs copying deeply) */
+    State *g = state_copy_frames(pe, cur);
     w.mode = WALK_GENERALIZE;
     for (uint32_t d = 0; d < g->depth; d++) {
         Frame *gf = &g->frames[d];
@@ -716,8 +727,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             if (red_slot(cf, l))
                 gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
     }
-    uint32_t npend = 0;
-    CacheEntry *pend = jg_arena_alloc(pe->rg->arena, sizeof(CacheEntry) * (cur->ncache + 1));
+    uint32_t npend = 0, pending = 0;
+    for (uint32_t i = 0; i < cur->ncache; i++)
+        pending += cur->cache[i].pending;
+    CacheEntry *pend = pending ? jg_arena_alloc(pe->rg->arena, sizeof(CacheEntry) * pending) : NULL;
     for (uint32_t i = 0; i < cur->ncache; i++)
         if (cur->cache[i].pending) {
             pend[npend] = cur->cache[i];
@@ -753,10 +766,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     /* binding may have materialized virtuals (the stores made fields known):
      * the block starts from the cache of the state as it jumps, which
      * rebase_cache only reads (it builds the block's own cache anew) */
-    g->cache = cur->cache;
-    g->ncache = cur->ncache;
-    g->cache_capacity = cur->cache_capacity;
-    rebase_cache(&w, g, nb);
+    rebase_cache(&w, g, cur, nb);
     rebase_pending(&w, g, cur, pend, npend, nb);
     clear_marks(g);
     jump(pe, &w, *block, nb);

@@ -148,6 +148,10 @@ struct JgPe {
 /* ---- pe/state.c ---- */
 State *state_new(JgPe *pe);
 State *state_copy(JgPe *pe, const State *s);
+/* The frames of `s` with their locals copied as they are (virtual objects
+ * shared, not copied) and no heap cache: for a caller that replaces every
+ * local that may point to a virtual object and sets the cache itself. */
+State *state_copy_frames(JgPe *pe, const State *s);
 Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
                         uint32_t block);
 void frame_enter_block(JgPe *pe, Frame *f, uint32_t block);

@@ -244,7 +244,7 @@ static void clear_av(Av a)
         clear_copy(a.obj);
 }
 
-State *state_copy(JgPe *pe, const State *s)
+State *state_copy_frames(JgPe *pe, const State *s)
 {
     State *c = state_new(pe);
     c->history = s->history;
@@ -256,8 +256,19 @@ State *state_copy(JgPe *pe, const State *s)
         *g = *f;
         g->locals = jg_arena_alloc(arena_of(pe), sizeof(Av) * (f->nlocals + 1));
         g->locals_capacity = f->nlocals;
+        memcpy(g->locals, f->locals, sizeof(Av) * f->nlocals);
+    }
+    return c;
+}
+
+State *state_copy(JgPe *pe, const State *s)
+{
+    State *c = state_copy_frames(pe, s);
+    for (uint32_t i = 0; i < s->depth; i++) {
+        const Frame *f = &s->frames[i];
+        Av *locals = c->frames[i].locals;
         for (uint32_t l = 0; l < f->nlocals; l++)
-            g->locals[l] = copy_av(pe, f->locals[l]);
+            locals[l] = copy_av(pe, f->locals[l]);
     }
     c->ncache = c->cache_capacity = s->ncache;
     if (s->ncache) {
