@@ -491,6 +491,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.pending_stores: %llu\n", (unsigned long long)s->pending_stores);
     fprintf(out, "pe.pending_flushed: %llu\n", (unsigned long long)s->pending_flushed);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
+    fprintf(out, "pe.unrolled_loops: %llu\n", (unsigned long long)s->unrolled_loops);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
     double baseline_ms = 0;
     if (d->baseline) {

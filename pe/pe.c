@@ -6,6 +6,7 @@
 #include <time.h>
 
 #include "pe_internal.h"
+#include "unroll.h"
 
 static double now_ms(void)
 {
@@ -146,6 +147,8 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t e
     Work w = {0, s};
     JG_VEC_PUSH(&pe->arena, pe->work, w);
     pe_run_work(pe);
+    if (!pe->failed && !pe->options.no_unroll)
+        pe->stats.unrolled_loops += jg_unroll_products(r->graph, 0);
     pe->stats.ms += now_ms() - t0;
     if (pe->failed) {
         snprintf(err, errsize, "%s", pe->error);
@@ -189,6 +192,8 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
     Work w = {nb, s};
     JG_VEC_PUSH(&pe->arena, pe->work, w);
     pe_run_work(pe);
+    if (!pe->failed && !pe->options.no_unroll)
+        pe->stats.unrolled_loops += jg_unroll_products(rg, nb);
     pe->stats.ms += now_ms() - t0;
     if (pe->failed)
         return UINT32_MAX;
