@@ -59,6 +59,22 @@ static bool operand_ok(const JgGraph *g, const Cycle *c, uint32_t b, uint32_t po
     return false;
 }
 
+/* Whether block `b` (copied at chain position `pos`) has pure operations
+ * only, on operands it may use (operand_ok). */
+static bool ops_ok(const JgGraph *g, const Cycle *c, uint32_t b, uint32_t pos)
+{
+    const JgBlock *blk = &g->blocks.items[b];
+    for (uint32_t o = 0; o < blk->ops.count; o++) {
+        const JgOp *op = &blk->ops.items[o];
+        if (!jg_op_is_pure(op->opcode))
+            return false;
+        for (uint32_t i = 0; i < op->nargs; i++)
+            if (!operand_ok(g, c, b, pos, op->args[i]))
+                return false;
+    }
+    return true;
+}
+
 /* Whether block `b` reads only its own values and constants: it may get
  * another predecessor. */
 static bool self_contained(const JgGraph *g, uint32_t b)
@@ -103,14 +119,8 @@ static bool exit_ok(const JgGraph *g, const Cycle *c, uint32_t pos, uint32_t tar
     if (blk->nparams || t->kind != JG_TERM_GOTO || !reachable(g, t->links[0].target, first_block) ||
         !self_contained(g, t->links[0].target))
         return false;
-    for (uint32_t o = 0; o < blk->ops.count; o++) {
-        const JgOp *op = &blk->ops.items[o];
-        if (!jg_op_is_pure(op->opcode))
-            return false;
-        for (uint32_t i = 0; i < op->nargs; i++)
-            if (!operand_ok(g, c, target, pos + 1, op->args[i]))
-                return false;
-    }
+    if (!ops_ok(g, c, target, pos + 1))
+        return false;
     for (uint32_t i = 0; i < t->links[0].nargs; i++)
         if (!operand_ok(g, c, target, pos + 1, t->links[0].args[i]))
             return false;
@@ -128,14 +138,8 @@ static bool copyable(const JgGraph *g, const Cycle *c, uint32_t pos, uint32_t fi
     if ((t->kind != JG_TERM_GOTO && t->kind != JG_TERM_BRANCH) ||
         !operand_ok(g, c, b, pos, t->value))
         return false;
-    for (uint32_t o = 0; o < blk->ops.count; o++) {
-        const JgOp *op = &blk->ops.items[o];
-        if (!jg_op_is_pure(op->opcode))
-            return false;
-        for (uint32_t i = 0; i < op->nargs; i++)
-            if (!operand_ok(g, c, b, pos, op->args[i]))
-                return false;
-    }
+    if (!ops_ok(g, c, b, pos))
+        return false;
     for (uint32_t l = 0; l < t->nlinks; l++) {
         uint32_t target = t->links[l].target;
         bool in_cycle = l == c->link[(pos + 1) % c->n];

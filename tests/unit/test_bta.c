@@ -99,16 +99,26 @@ static void test_tlc_portal_colors(void **state)
     jg_module_free(m);
 }
 
+/* The analysis of the good sample: its bitcode and module are returned for
+ * the caller to free. */
+static JgBta *analyse_good_sample(char **bc, JgModule **m)
+{
+    size_t len;
+    *bc = read_all(BTA_GOOD_BC, &len);
+    *m = read_module(*bc, len);
+    char err[512];
+    JgBta *bta = jg_bta_new(*m, err, sizeof err);
+    if (!bta)
+        fail_msg("bta: %s", err);
+    return bta;
+}
+
 static void test_sample_colors(void **state)
 {
     (void)state;
-    size_t len;
-    char *bc = read_all(BTA_GOOD_BC, &len);
-    JgModule *m = read_module(bc, len);
-    char err[512];
-    JgBta *bta = jg_bta_new(m, err, sizeof err);
-    if (!bta)
-        fail_msg("bta: %s", err);
+    char *bc;
+    JgModule *m;
+    JgBta *bta = analyse_good_sample(&bc, &m);
     /* prog and pc green, input red */
     assert_int_equal(bta->portal_green_params, 0x3);
     const JgBtaVariant *v = bta->portal;
@@ -229,13 +239,10 @@ static void test_stored_analysis_matches(void **state)
 static void test_write_load_round_trip(void **state)
 {
     (void)state;
-    size_t bc_len;
-    char *bc = read_all(BTA_GOOD_BC, &bc_len);
-    JgModule *m = read_module(bc, bc_len);
+    char *bc;
+    JgModule *m;
+    JgBta *bta = analyse_good_sample(&bc, &m);
     char err[512];
-    JgBta *bta = jg_bta_new(m, err, sizeof err);
-    if (!bta)
-        fail_msg("bta: %s", err);
     void *data = NULL;
     size_t len = 0;
     assert_true(jg_bta_write(bta, &data, &len));
