@@ -1,4 +1,4 @@
-/* Private to image_write.c and image_load.c: the layout of a graph image
+/* Private to the image code (image_*.c): the layout of a graph image
  * (docs/frontend.md, "Graph images"). All numbers are little-endian and
  * fixed-width; strings are offsets into one string table (0: none). */
 #ifndef JITGEN_IMAGE_FORMAT_H
@@ -13,6 +13,11 @@
  * section that follows the graphs (0: none). */
 #define JG_IMAGE_ANALYSIS_FIELD 32u
 #define JG_IMAGE_HEADER_LEN 36u
+
+/* The writer's placeholder addresses: symbol k at BASE + k * SPAN,
+ * non-canonical on x86-64 and AArch64, so no real pointer is ever there. */
+#define JG_IMAGE_FAKE_BASE 0xfa00000000000000ull
+#define JG_IMAGE_FAKE_SPAN (1ull << 32)
 
 /* What an address constant is relative to; the 64-bit field beside it holds
  * the raw bits (NONE) or the addend. */

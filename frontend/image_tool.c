@@ -11,6 +11,7 @@
 
 #include "bta/bta.h"
 #include "image.h"
+#include "image_format.h"
 
 /* The whole file in a malloc'ed buffer, or NULL with a message. */
 static void *read_file(const char *path, size_t *len)
@@ -57,7 +58,7 @@ static void *placeholder(void *ctx, const char *name)
 {
     (void)name;
     uint64_t *next = ctx;
-    return (void *)(uintptr_t)(0xfa00000000000000ull + (*next)++ * (1ull << 32));
+    return (void *)(uintptr_t)(JG_IMAGE_FAKE_BASE + (*next)++ * JG_IMAGE_FAKE_SPAN);
 }
 
 /* Runs the binding-time analysis on the image's graphs and appends it.

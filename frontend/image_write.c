@@ -1,7 +1,7 @@
 /* Writing graph images (docs/frontend.md, "Graph images"). The bitcode is
  * read with a resolver that records every symbol and answers with a
  * placeholder address far outside any process's address space (symbol k at
- * FAKE_BASE + k * 2^32); constants are then sorted into plain bits and
+ * JG_IMAGE_FAKE_BASE + k * 2^32); constants are then sorted into plain bits and
  * relocations: placeholders decode to (symbol, addend), internal functions'
  * tokens to their graph, addresses inside copied constants to (global,
  * addend). An address the writer cannot account for is an error, never a
@@ -16,9 +16,6 @@
 #include "image.h"
 #include "image_format.h"
 
-/* Non-canonical on x86-64 and AArch64: no real pointer is ever here. */
-#define FAKE_BASE 0xfa00000000000000ull
-#define FAKE_SPAN (1ull << 32)
 #define FAKE_HALF (1ull << 31)
 
 typedef struct Symbols {
@@ -49,7 +46,7 @@ static void *record_symbol(void *ctx, const char *name)
         return NULL;
     }
     s->names[s->count] = copy;
-    return (void *)(uintptr_t)(FAKE_BASE + (uint64_t)s->count++ * FAKE_SPAN);
+    return (void *)(uintptr_t)(JG_IMAGE_FAKE_BASE + (uint64_t)s->count++ * JG_IMAGE_FAKE_SPAN);
 }
 
 static void symbols_free(Symbols *s)
@@ -162,14 +159,15 @@ typedef struct Reloc {
 
 static bool is_placeholder(const Writer *w, uint64_t bits)
 {
-    uint64_t lo = FAKE_BASE - FAKE_HALF;
-    return bits >= lo && bits - lo < (uint64_t)w->syms->count * FAKE_SPAN;
+    uint64_t lo = JG_IMAGE_FAKE_BASE - FAKE_HALF;
+    return bits >= lo && bits - lo < (uint64_t)w->syms->count * JG_IMAGE_FAKE_SPAN;
 }
 
 static Reloc placeholder_reloc(uint64_t bits)
 {
-    uint64_t k = (bits - FAKE_BASE + FAKE_HALF) / FAKE_SPAN;
-    return (Reloc){JG_RELOC_SYMBOL, (uint32_t)k, bits - (FAKE_BASE + k * FAKE_SPAN)};
+    uint64_t k = (bits - JG_IMAGE_FAKE_BASE + FAKE_HALF) / JG_IMAGE_FAKE_SPAN;
+    return (Reloc){JG_RELOC_SYMBOL, (uint32_t)k,
+                   bits - (JG_IMAGE_FAKE_BASE + k * JG_IMAGE_FAKE_SPAN)};
 }
 
 /* The relocation of an address: a symbol's placeholder, an internal

@@ -17,24 +17,15 @@ static bool local_is_green(const Frame *f, uint32_t local_index, JgVal *value_ou
 
 /* ---- keys ---- */
 
+/* A key under construction: make_key allocates its largest size at once. */
 typedef struct Buf {
     uint8_t *data;
-    uint32_t len, cap;
+    uint32_t len;
     JgArena *arena;
 } Buf;
 
 static void buf_put(Buf *b, const void *p, uint32_t n)
 {
-    if (b->len + n > b->cap) {
-        uint32_t cap = b->cap ? b->cap * 2 : 256;
-        while (cap < b->len + n)
-            cap *= 2;
-        uint8_t *grown = jg_arena_alloc(b->arena, cap);
-        if (b->len)
-            memcpy(grown, b->data, b->len);
-        b->data = grown;
-        b->cap = cap;
-    }
     memcpy(b->data + b->len, p, n);
     b->len += n;
 }
@@ -50,11 +41,13 @@ static uint64_t hash_bytes(const uint8_t *p, uint32_t n)
 /* The key: position of every frame and the constants of its green locals. */
 static void make_key(const State *s, Buf *key)
 {
-    uint32_t most = 0; /* the key's largest size: allocated once */
+    /* the largest size: per frame its graph, block and op, per local a tag
+     * and at most 8 bytes of a constant */
+    uint32_t most = 0;
     for (uint32_t d = 0; d < s->depth; d++)
-        most += sizeof s->frames[d].g + 8 + 9 * s->frames[d].nlocals;
+        most += sizeof s->frames[d].g + sizeof s->frames[d].block + sizeof s->frames[d].op +
+                (1 + sizeof(uint64_t)) * s->frames[d].nlocals;
     key->data = jg_arena_alloc(key->arena, most);
-    key->cap = most;
     for (uint32_t d = 0; d < s->depth; d++) {
         const Frame *f = &s->frames[d];
         buf_put(key, &f->g, sizeof f->g);

@@ -155,8 +155,8 @@ static bool copyable(const JgGraph *g, const Cycle *c, uint32_t pos, uint32_t fi
 
 /* Follows the cycle from the multiply's block: gotos, and at most one
  * branch, whose link that comes back is taken. Tracks the product through
- * the links' arguments; the cycle qualifies when it comes back as the
- * multiply's operand. */
+ * the links' arguments; the cycle qualifies when it comes back as one of
+ * the multiply's operands (c->acc). */
 static bool find_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, Cycle *c)
 {
     const JgBlock *sb = &g->blocks.items[start];
@@ -215,8 +215,10 @@ static bool find_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, C
         if (b == start)
             break;
     }
-    if (!branched || m->args[c->acc] != tracked || start < first_block)
+    /* the operand that is the product of the trip before */
+    if (!branched || start < first_block || (m->args[0] != tracked && m->args[1] != tracked))
         return false;
+    c->acc = m->args[0] == tracked ? 0 : 1;
     for (uint32_t pos = 0; pos < c->n; pos++)
         if (!copyable(g, c, pos, first_block))
             return false;
@@ -334,8 +336,7 @@ static void unroll(JgGraph *g, const Cycle *c, JgVal *map)
     t->links[c->link[0]] = copy_link(g, &t->links[c->link[0]], copies[0], NULL, 2, operands);
 }
 
-/* Whether op `o` of block `b` is an integer multiply with an operand that
- * is one of the block's parameters (the candidates for `acc`). */
+/* Whether op `o` of block `b` is an integer multiply. */
 static bool candidate(const JgGraph *g, uint32_t b, uint32_t o)
 {
     const JgOp *op = &g->blocks.items[b].ops.items[o];
@@ -356,23 +357,19 @@ uint32_t jg_unroll_products(JgGraph *g, uint32_t first_block)
             if (!candidate(g, b, o))
                 continue;
             Cycle c = {.mul = o};
-            bool found = false;
-            for (c.acc = 0; c.acc < 2 && !found; c.acc++)
-                found = find_cycle(g, b, first_block, &c);
-            if (!found)
+            if (!find_cycle(g, b, first_block, &c))
                 continue;
-            c.acc--;
-            bool fresh = true;
+            bool fresh = true; /* not through a cycle unrolled already */
             for (uint32_t i = 0; i < c.n; i++)
                 fresh &= !in_loop[c.blocks[i]];
             JgVal *map = fresh ? calloc(g->values.count + 1, sizeof *map) : NULL;
-            if (!map)
-                break;
-            unroll(g, &c, map);
-            free(map);
-            for (uint32_t i = 0; i < c.n; i++)
-                in_loop[c.blocks[i]] = 1;
-            done++;
+            if (map) {
+                unroll(g, &c, map);
+                free(map);
+                for (uint32_t i = 0; i < c.n; i++)
+                    in_loop[c.blocks[i]] = 1;
+                done++;
+            }
             break;
         }
     }

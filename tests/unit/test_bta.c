@@ -50,14 +50,22 @@ static unsigned count_ops(const JgBtaVariant *v, JgOpcode opcode, JgColor color)
     return n;
 }
 
-static void test_tlc_portal_colors(void **state)
+/* The interpreter's graphs, from the embedded image. */
+static JgModule *tlc_module(void)
 {
-    (void)state;
     char err[512];
     JgModule *m = jg_module_load_image(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
                                        NULL, NULL, err, sizeof err);
     if (!m)
         fail_msg("image: %s", err);
+    return m;
+}
+
+static void test_tlc_portal_colors(void **state)
+{
+    (void)state;
+    char err[512];
+    JgModule *m = tlc_module();
     JgBta *bta = jg_bta_new(m, err, sizeof err);
     if (!bta)
         fail_msg("bta: %s", err);
@@ -166,14 +174,13 @@ static void test_wrong_hint_is_named(void **state)
     free(bc);
 }
 
-static JgModule *tlc_module(void)
+/* The analysis section of the embedded image (jitgen-image writes one). */
+static const void *stored_analysis(size_t *len)
 {
-    char err[512];
-    JgModule *m = jg_module_load_image(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
-                                       NULL, NULL, err, sizeof err);
-    if (!m)
-        fail_msg("image: %s", err);
-    return m;
+    const void *data = NULL;
+    assert_true(jg_image_analysis(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
+                                  &data, len));
+    return data;
 }
 
 static unsigned count_variants(const JgBta *bta)
@@ -205,10 +212,8 @@ static void test_stored_analysis_matches(void **state)
 {
     (void)state;
     JgModule *m = tlc_module();
-    const void *data = NULL;
     size_t len = 0;
-    assert_true(jg_image_analysis(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
-                                  &data, &len));
+    const void *data = stored_analysis(&len);
     char err[512];
     JgBta *stored = jg_bta_load(m, data, len, err, sizeof err);
     if (!stored)
@@ -270,10 +275,8 @@ static void test_damaged_analysis(void **state)
 {
     (void)state;
     JgModule *m = tlc_module();
-    const void *data = NULL;
     size_t len = 0;
-    assert_true(jg_image_analysis(tlc_interp_graphs, tlc_interp_graphs_end - tlc_interp_graphs,
-                                  &data, &len));
+    const void *data = stored_analysis(&len);
     unsigned char *copy = malloc(len);
     assert_non_null(copy);
     char err[512];
