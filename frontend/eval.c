@@ -268,7 +268,9 @@ static const ffi_cif *cached_cif(JgType ret, uint32_t nargs, const JgType *types
     e->ret = (uint8_t)ret;
     e->nargs = (uint8_t)nargs;
     e->nfixed = (uint8_t)nfixed;
-    for (uint32_t i = 0; i < nargs; i++)
+    /* nargs <= CIF_CACHE_MAX_ARGS (checked above); the bound repeats it for
+     * GCC -O3, which otherwise warns of an overflow */
+    for (uint32_t i = 0; i < nargs && i < CIF_CACHE_MAX_ARGS; i++)
         e->types[i] = (uint8_t)types[i];
     e->valid = true;
     return &e->cif;
