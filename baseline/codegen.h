@@ -3,6 +3,7 @@
 #ifndef JITGEN_BASELINE_CODEGEN_H
 #define JITGEN_BASELINE_CODEGEN_H
 
+#include "frontend/arith.h"
 #include "internal.h"
 
 #define FRAME X64_RBX  /* BlFrame * */
@@ -59,11 +60,15 @@ typedef struct Codegen {
     int32_t budget_at; /* BL_BUDGET_SLOT: its rbp offset */
     uint32_t current;  /* the block being lowered */
     uint32_t rotating; /* copies of blocks being lowered (method.c, rotates) */
+    uint32_t placing;  /* blocks being placed where a jump to them would be
+                          (method.c, places_here) */
     BlFuse *fused;     /* per local block: its last op with code when that is
                           an ICMP only a BRANCH reads (its own, or the one of
                           the block its goto goes to), which becomes the
                           branch's compare (homes.c) */
     bool *dead;        /* per value: a pure result nothing reads, no code */
+    bool *scaled;      /* per value: a shift by 1..3 that only the next op, an
+                          add, reads: no code, the add is an lea (homes.c) */
     bool *reached;     /* per local block: it has code (method.c, find_reached) */
     bool *last;        /* per local block: a goto branches through it (BlFuse
                           with a parameter), its code is placed last */
@@ -95,11 +100,24 @@ static inline JgVal bl_resolve(const Codegen *c, JgVal v)
     return v;
 }
 
+/* Whether `op` is a shift left by a constant below its type's width,
+ * which method.c computes inline (other shifts call the evaluator's
+ * arithmetic). */
+static inline bool bl_shift_inline(const JgGraph *g, const JgOp *op)
+{
+    if (op->opcode != JG_OP_SHL || op->nargs != 2 || !op->args[1] || !jg_is_const(g, op->args[1]))
+        return false;
+    const JgValueInfo *k = jg_value(g, op->args[1]);
+    return jg_truncate_bits((JgType)k->type, k->bits) < jg_type_bits(op->type);
+}
+
 /* Whether the lowering of `op` calls out of the method (clobbering the
  * caller-saved registers): what method.c does not inline. */
-static inline bool bl_op_calls(const JgOp *op)
+static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
 {
     switch ((JgOpcode)op->opcode) {
+    case JG_OP_SHL:
+        return !bl_shift_inline(g, op);
     case JG_OP_ADD:
     case JG_OP_SUB:
     case JG_OP_MUL:
@@ -133,7 +151,8 @@ static inline bool bl_op_calls(const JgOp *op)
  * (homes.c, alias), or nothing reads it (dead). */
 static inline bool bl_no_code(const Codegen *c, const JgOp *op)
 {
-    return op->result && (c->alias[op->result] != op->result || c->dead[op->result]);
+    return op->result &&
+           (c->alias[op->result] != op->result || c->dead[op->result] || c->scaled[op->result]);
 }
 
 /* Aliases, homes and registers of every value the method defines, the

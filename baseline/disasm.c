@@ -72,13 +72,15 @@ static void modrm(Dec *d, unsigned bits, unsigned *reg, char *rm, size_t size)
         snprintf(rm, size, "%s", reg_name(d, base, bits));
         return;
     }
-    if ((m & 7) == 4) { /* SIB: x64.c writes only "no index" */
+    char index[16] = "";
+    if ((m & 7) == 4) { /* SIB: a base, and an index (x64.c's lea) or none */
         uint8_t sib = next(d);
         base = (sib & 7) | (d->b ? 8 : 0);
-        if (((sib >> 3) & 7) != 4 || d->x)
-            d->bad = true;
+        unsigned ix = ((sib >> 3) & 7) | (d->x ? 8 : 0);
+        if (ix != 4)
+            snprintf(index, sizeof index, " + %s*%u", reg64[ix], 1u << (sib >> 6));
     }
-    if (mod == 0 && (base & 7) == 5) { /* rip-relative: x64.c never writes it */
+    if (mod == 0 && (base & 7) == 5) { /* rip-relative, or no base: x64.c never writes it */
         d->bad = true;
         return;
     }
@@ -88,10 +90,10 @@ static void modrm(Dec *d, unsigned bits, unsigned *reg, char *rm, size_t size)
     else if (mod == 2)
         disp = (int32_t)next32(d);
     if (disp)
-        snprintf(rm, size, "%s ptr [%s %c 0x%x]", size_name(bits), reg64[base],
+        snprintf(rm, size, "%s ptr [%s%s %c 0x%x]", size_name(bits), reg64[base], index,
                  disp < 0 ? '-' : '+', disp < 0 ? 0u - (uint32_t)disp : (uint32_t)disp);
     else
-        snprintf(rm, size, "%s ptr [%s]", size_name(bits), reg64[base]);
+        snprintf(rm, size, "%s ptr [%s%s]", size_name(bits), reg64[base], index);
 }
 
 /* The operand size of an instruction without a byte form: 64 with REX.W,
@@ -125,7 +127,9 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
         op = next(&d);
     }
     unsigned bits = op_bits(&d);
-    if (rep && op == 0xaa) {
+    if (op == 0x90 && !rep && !d.rex) {
+        snprintf(text, size, "nop");
+    } else if (rep && op == 0xaa) {
         snprintf(text, size, "rep stosb");
     } else if (rep) {
         d.bad = true;
@@ -163,6 +167,13 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
             d.bad = true;
         else
             snprintf(text, size, "%s %s, %d", name, rm, imm);
+    } else if (op == 0xc1) {
+        modrm(&d, bits, &reg, rm, sizeof rm);
+        uint8_t imm = next(&d);
+        if ((reg & 7) == 4)
+            snprintf(text, size, "shl %s, %u", rm, imm);
+        else
+            d.bad = true;
     } else if (op == 0xf7 || op == 0xff) {
         modrm(&d, op == 0xff ? 64 : bits, &reg, rm, sizeof rm);
         if (op == 0xf7 && (reg & 7) == 3)
@@ -191,6 +202,12 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
         } else if ((op2 & 0xf0) == 0x40) {
             modrm(&d, bits, &reg, rm, sizeof rm);
             snprintf(text, size, "cmov%s %s, %s", conds[op2 & 15], reg_name(&d, reg, bits), rm);
+        } else if (op2 == 0x1f) {
+            modrm(&d, bits, &reg, rm, sizeof rm);
+            if ((reg & 7) == 0)
+                snprintf(text, size, "nop %s", rm);
+            else
+                d.bad = true;
         } else if (op2 == 0xaf) {
             modrm(&d, bits, &reg, rm, sizeof rm);
             snprintf(text, size, "imul %s, %s", reg_name(&d, reg, bits), rm);

@@ -17,7 +17,7 @@
 #include "codegen.h"
 #include "frontend/arith.h"
 
-const X64Reg bl_home_regs[NHOME_REGS] = {X64_R13, X64_R14, X64_R15, X64_RSI, X64_RDI,
+const X64Reg bl_home_regs[NHOME_REGS] = {X64_R14, X64_R15, X64_R13, X64_RSI, X64_RDI,
                                          X64_R8,  X64_R9,  X64_R10, X64_R11};
 
 /* Methods with more values are not coalesced (the interference matrix
@@ -181,9 +181,9 @@ static bool set_has(const uint64_t *set, uint32_t i)
 /* Whether a second identical `op` may take the first one's result, and
  * whether an unread `op` may be left out: a pure operation (no memory, no
  * call) that method.c computes inline. */
-static bool reusable(const JgOp *op)
+static bool reusable(const JgGraph *g, const JgOp *op)
 {
-    return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(op);
+    return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(g, op);
 }
 
 /* Adds to `live` what block b reads at its end: the terminator's value and
@@ -249,7 +249,7 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
         if (op->result && c->alias[op->result] != op->result)
             continue; /* no code: its uses read the value it stands for */
         uint32_t r = op->result ? k->index[op->result] : NONE;
-        if (r != NONE && !set_has(live, r) && reusable(op)) {
+        if (r != NONE && !set_has(live, r) && reusable(c->g, op)) {
             if (record)
                 c->dead[op->result] = true; /* nothing reads it: no code */
             continue;
@@ -257,7 +257,7 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
         if (record)
             interfere(k, r, live);
         set_remove(live, r);
-        if (record && bl_op_calls(op)) /* what lives on after a call */
+        if (record && bl_op_calls(c->g, op)) /* what lives on after a call */
             for (uint32_t w = 0; w < k->words; w++)
                 k->crosses[w] |= live[w];
         for (uint32_t a = 0; a < op->nargs; a++)
@@ -331,8 +331,21 @@ static void unite(Classes *k, uint32_t ra, uint32_t rb)
     k->next[ra] = rb;
 }
 
+/* Whether a member of the class rooted at `root` is live across a call. */
+static bool class_crosses(const Classes *k, uint32_t root)
+{
+    for (uint32_t m = root; m != NONE; m = k->next[m])
+        if (set_has(k->crosses, m))
+            return true;
+    return false;
+}
+
 /* Shares homes between link arguments and the parameters they go to
- * (links in hot blocks first). */
+ * (links in hot blocks first). A cold link does not join a class live
+ * across a call with one that is not: the joined class could only have a
+ * callee-saved register, of which there are three. (A loop's exit to a
+ * block that allocates the result would otherwise push the loop's values
+ * out of caller-saved registers, to a move saved on the way out.) */
 static void coalesce(const Codegen *c, Classes *k, const bool *hot)
 {
     for (int pass = 0; pass < 2; pass++)
@@ -350,8 +363,11 @@ static void coalesce(const Codegen *c, Classes *k, const bool *hot)
                     if (p == NONE || a == NONE)
                         continue;
                     uint32_t rp = find(k, p), ra = find(k, a);
-                    if (rp != ra && !classes_interfere(k, ra, rp) && !classes_interfere(k, rp, ra))
-                        unite(k, ra, rp);
+                    if (rp == ra || classes_interfere(k, ra, rp) || classes_interfere(k, rp, ra))
+                        continue;
+                    if (pass == 1 && class_crosses(k, ra) != class_crosses(k, rp))
+                        continue;
+                    unite(k, ra, rp);
                 }
             }
         }
@@ -432,9 +448,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
         nroots = MAX_COLORED; /* the lightest stay in slots: coloring is quadratic */
     for (uint32_t i = 0; i < nroots; i++) {
         uint32_t root = order[i];
-        bool crosses = false;
-        for (uint32_t m = root; m != NONE && !crosses; m = k->next[m])
-            crosses = set_has(k->crosses, m);
+        bool crosses = class_crosses(k, root);
         /* a class not live across a call tries the caller-saved registers
          * first, leaving the callee-saved ones to those that are */
         uint32_t first = crosses ? 0 : NCALLEE_SAVED;
@@ -560,7 +574,7 @@ static void reuse_results(Codegen *c)
         const JgBlock *bk = &g->blocks.items[b];
         for (uint32_t i = 0; i < bk->ops.count; i++) {
             const JgOp *op = &bk->ops.items[i];
-            if (!reusable(op) || c->alias[op->result] != op->result)
+            if (!reusable(c->g, op) || c->alias[op->result] != op->result)
                 continue;
             if (same_bits(c, op)) {
                 c->alias[op->result] = bl_resolve(c, op->args[0]);
@@ -683,6 +697,30 @@ static BlFuse fuse_through(const Codegen *c, const Preds *preds, const uint32_t 
     return (BlFuse){.op = i, .param = param + 1, .invert = how == 2};
 }
 
+/* Shifts left by 1, 2 or 3 whose result only the next operation reads, an
+ * add of the same type taking it once: the add becomes lea d, [a + x * 2^k]
+ * (method.c), one instruction where two would chain (the partial
+ * evaluator's sums, pe/unroll.c: fibonacci's a + 2b). x, the shift's
+ * operand, is live until the shift, just before the add: nothing writes
+ * its home in between. */
+static void find_scaled(Codegen *c, const uint32_t *reads)
+{
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &c->g->blocks.items[b];
+        for (uint32_t i = 0; i + 1 < bk->ops.count; i++) {
+            const JgOp *shl = &bk->ops.items[i], *add = &bk->ops.items[i + 1];
+            JgVal r = shl->result;
+            if (!bl_shift_inline(c->g, shl) || bl_no_code(c, shl) || reads[r] != 1 ||
+                add->opcode != JG_OP_ADD || add->type != shl->type || bl_no_code(c, add))
+                continue;
+            uint64_t k = jg_value(c->g, shl->args[1])->bits;
+            JgVal a0 = bl_resolve(c, add->args[0]), a1 = bl_resolve(c, add->args[1]);
+            if (k >= 1 && k <= 3 && (a0 == r) != (a1 == r))
+                c->scaled[r] = true;
+        }
+    }
+}
+
 /* Comparisons that become the flags of a branch (method.c): a block ending
  * with a branch on its last op with code, an ICMP that nothing else reads,
  * or with that ICMP and a goto into a branch on it (fuse_through). */
@@ -707,6 +745,7 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
         }
         c->fused[b - c->lo] = fuse_through(c, preds, reads, bk, b, i);
     }
+    find_scaled(c, reads);
     free(reads);
 }
 

@@ -258,10 +258,57 @@ static void lower_icmp(Codegen *c, const JgOp *op)
     store_result(c, op->result, d);
 }
 
+/* An add of a shift it absorbs (homes.c, find_scaled):
+ * lea d, [a + x * 2^k]. */
+static bool lower_scaled_add(Codegen *c, const JgOp *op)
+{
+    JgVal a = bl_resolve(c, op->args[0]), s = bl_resolve(c, op->args[1]);
+    if (!c->scaled[s]) {
+        JgVal t = a;
+        a = s;
+        s = t;
+        if (!c->scaled[s])
+            return false;
+    }
+    const JgValueInfo *si = jg_value(c->g, s);
+    const JgOp *shl = &c->g->blocks.items[si->block].ops.items[si->index];
+    X64Reg base = operand(c, a, X64_RAX), index = operand(c, shl->args[0], X64_RCX);
+    X64Reg d = result_reg(c, op->result);
+    x64_lea_scaled(&c->buf, d, base, index, (unsigned)jg_value(c->g, shl->args[1])->bits);
+    normalize(c, d, (JgType)op->type);
+    store_result(c, op->result, d);
+    return true;
+}
+
+/* An add whose result's register holds neither operand, both operands in
+ * registers or one an immediate: lea d, [a + b] (or [a + imm]), one
+ * instruction where a move and an add would be two. */
+static bool lower_three_address(Codegen *c, const JgOp *op)
+{
+    X64Reg d = result_reg(c, op->result);
+    uint8_t r0 = reg_of(c, op->args[0]), r1 = reg_of(c, op->args[1]);
+    int32_t imm;
+    if (r0 == NO_REG || r0 == d || r1 == d)
+        return false;
+    if (r1 != NO_REG)
+        x64_lea_scaled(&c->buf, d, (X64Reg)r0, (X64Reg)r1, 0);
+    else if (immediate(c, op->args[1], JG_I64, false, &imm))
+        x64_lea(&c->buf, d, (X64Reg)r0, imm);
+    else
+        return false;
+    normalize(c, d, (JgType)op->type);
+    store_result(c, op->result, d);
+    return true;
+}
+
 /* Two-address: the result's register receives the first operand and is
  * combined with the second (an immediate, a register, or rcx loaded). */
 static void lower_binary(Codegen *c, const JgOp *op)
 {
+    if (op->opcode == JG_OP_ADD && lower_scaled_add(c, op))
+        return;
+    if ((op->opcode == JG_OP_ADD || op->opcode == JG_OP_PTRADD) && lower_three_address(c, op))
+        return;
     static const X64Alu alu[JG_OP__COUNT] = {
         [JG_OP_ADD] = X64_ADD, [JG_OP_PTRADD] = X64_ADD, [JG_OP_SUB] = X64_SUB,
         [JG_OP_AND] = X64_AND, [JG_OP_OR] = X64_OR,      [JG_OP_XOR] = X64_XOR,
@@ -285,6 +332,18 @@ static void lower_binary(Codegen *c, const JgOp *op)
         x64_alu_ri(&c->buf, alu[op->opcode], d, imm);
     else
         x64_alu_rr(&c->buf, alu[op->opcode], d, operand(c, a1, X64_RCX));
+    normalize(c, d, (JgType)op->type);
+    store_result(c, op->result, d);
+}
+
+/* A shift left by a constant (bl_shift_inline): one instruction. The
+ * partial evaluator's sums (pe/unroll.c) multiply by powers of two so. */
+static void lower_shift_const(Codegen *c, const JgOp *op)
+{
+    const JgValueInfo *k = jg_value(c->g, op->args[1]);
+    X64Reg d = result_reg(c, op->result);
+    load_value(c, d, op->args[0]);
+    x64_shl_ri(&c->buf, d, (uint8_t)jg_truncate_bits((JgType)k->type, k->bits));
     normalize(c, d, (JgType)op->type);
     store_result(c, op->result, d);
 }
@@ -507,6 +566,12 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         store_result(c, op->result, X64_RAX);
         return;
     case JG_OP_MERGE_POINT:
+        return;
+    case JG_OP_SHL:
+        if (bl_shift_inline(c->g, op))
+            lower_shift_const(c, op);
+        else
+            arith_call(c, op);
         return;
     default:
         if (op->opcode < JG_OP__COUNT && op->nargs >= 1 && op->nargs <= 3) {
@@ -751,6 +816,20 @@ static void find_reached(const Codegen *c, bool *reached)
 }
 
 static void emit_copy(Codegen *c, uint32_t b);
+static void emit_here(Codegen *c, uint32_t b);
+
+/* Whether block t, not placed yet, is better placed where a jump to it
+ * would be: control falls through instead of jumping (the copies
+ * pe/unroll.c appends at the graph's end run in a loop's order so, not in
+ * block order). Not inside a rotation's copy (t would be placed there),
+ * and only so many blocks deep. */
+#define MAX_PLACED_HERE 32
+static bool places_here(const Codegen *c, uint32_t t)
+{
+    uint32_t i = t - c->lo;
+    return c->rotating == 0 && c->placing < MAX_PLACED_HERE && c->reached[i] && !c->last[i] &&
+           !x64_placed(&c->buf, c->labels[i]);
+}
 
 /* The inline pure operations of a loop rotation from block t (rotates):
  * those of t when it ends with a branch (or a goto taking one over,
@@ -770,7 +849,7 @@ static uint32_t rotation_ops(const Codegen *c, uint32_t t, uint32_t depth)
         const JgOp *op = &bk->ops.items[i];
         if (bl_no_code(c, op))
             continue;
-        if (!jg_op_is_pure(op->opcode) || bl_op_calls(op))
+        if (!jg_op_is_pure(op->opcode) || bl_op_calls(c->g, op))
             return NO_ROTATION;
         n++;
     }
@@ -841,6 +920,10 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth, bool cou
         emit_copy(c, l->target);
         return;
     }
+    if (places_here(c, l->target)) {
+        emit_here(c, l->target);
+        return;
+    }
     x64_jmp(&c->buf, c->labels[l->target - c->lo]);
 }
 
@@ -869,6 +952,11 @@ static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *n
     uint32_t direct_yes, direct_no;
     bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes);
     bool jump_no = !counted && jump_only(c, no, 0, &direct_no);
+    /* the yes side only jumps to a block not placed yet, the no side moves
+     * values first: the block goes here (places_here), the moves aside
+     * (a loop's way on falls through, its exit jumps) */
+    if (jump_yes && !jump_no && places_here(c, c->lo + jump_target(c, yes)))
+        jump_yes = false;
     /* both only jumps: the conditional one goes back (a rotated loop's
      * back-edge), the other one may fall through */
     if (jump_yes &&
@@ -1087,6 +1175,16 @@ static void emit_block(Codegen *c, uint32_t b)
     lower_block(c, b);
 }
 
+/* Block b placed where a jump to it would be (places_here). */
+static void emit_here(Codegen *c, uint32_t b)
+{
+    uint32_t current = c->current;
+    c->placing++;
+    emit_block(c, b);
+    c->placing--;
+    c->current = current;
+}
+
 /* A copy of block b's code where a jump to it would be (rotates). */
 static void emit_copy(Codegen *c, uint32_t b)
 {
@@ -1111,10 +1209,11 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.alias = malloc(sizeof *c.alias * g->values.count);
     c.fused = calloc(hi - lo, sizeof *c.fused);
     c.dead = calloc(g->values.count, sizeof *c.dead);
+    c.scaled = calloc(g->values.count, sizeof *c.scaled);
     c.reached = calloc(hi - lo, sizeof *c.reached);
     c.last = calloc(hi - lo, sizeof *c.last);
     bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead &&
-              c.reached && c.last;
+              c.scaled && c.reached && c.last;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
@@ -1142,7 +1241,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
                 c.last[g->blocks.items[b].term.links[0].target - lo] = true;
         for (uint32_t pass = 0; pass < 2; pass++)
             for (uint32_t b = lo; b < hi && !c.failed; b++)
-                if (c.reached[b - lo] && c.last[b - lo] == pass)
+                if (c.reached[b - lo] && c.last[b - lo] == pass &&
+                    !x64_placed(&c.buf, c.labels[b - lo]))
                     emit_block(&c, b);
         emit_exits(&c);
         emit_epilogue(&c);
@@ -1179,6 +1279,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.exits);
     free(c.fused);
     free(c.dead);
+    free(c.scaled);
     free(c.reached);
     free(c.last);
     return ok;

@@ -231,6 +231,18 @@ void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp)
     modrm_mem(b, dst, base, disp);
 }
 
+void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned shift)
+{
+    x64_byte(b,
+             (uint8_t)(0x48 | ((dst >> 3) & 1) << 2 | ((index >> 3) & 1) << 1 | ((base >> 3) & 1)));
+    x64_byte(b, 0x8d);
+    bool disp8 = (base & 7) == 5; /* rbp, r13: mod 00 would mean no base */
+    x64_byte(b, (uint8_t)((disp8 ? 0x40 : 0x00) | (dst & 7) << 3 | 4));
+    x64_byte(b, (uint8_t)((shift & 3) << 6 | (index & 7) << 3 | (base & 7)));
+    if (disp8)
+        x64_byte(b, 0);
+}
+
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src)
 {
     rex(b, true, src, dst, false);
@@ -278,6 +290,14 @@ void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
     x64_byte(b, 0x0f);
     x64_byte(b, 0xaf);
     modrm_rr(b, dst, src);
+}
+
+void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm)
+{
+    rex(b, true, 0, dst, false);
+    x64_byte(b, 0xc1);
+    modrm_rr(b, 4, dst);
+    x64_byte(b, imm);
 }
 
 void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src)
@@ -337,14 +357,68 @@ void x64_cmov(X64Buf *b, X64Cond cond, X64Reg dst, X64Reg src)
     modrm_rr(b, dst, src);
 }
 
+/* NOPs filling n bytes: 7-byte ones (0f 1f 80 disp32), then one of 4, 3,
+ * 2 or 1 bytes; none needs a SIB byte (disasm.c reads them). */
+static void write_nops(uint8_t *at, uint32_t n)
+{
+    static const uint8_t forms[8][7] = {
+        {0},
+        {0x90},
+        {0x66, 0x90},
+        {0x0f, 0x1f, 0x00},
+        {0x0f, 0x1f, 0x40, 0x00},
+        {0x0f, 0x1f, 0x40, 0x00, 0x90},
+        {0x0f, 0x1f, 0x40, 0x00, 0x66, 0x90},
+        {0x0f, 0x1f, 0x80, 0x00, 0x00, 0x00, 0x00},
+    };
+    while (n) {
+        uint32_t k = n < 7 ? n : 7;
+        memcpy(at, forms[k], k);
+        at += k;
+        n -= k;
+    }
+}
+
+/* Called before a jump of `jump_len` bytes back to `label`: when the loop
+ * it closes fits in one 64-byte line but starts in one and ends in the
+ * next, moves the loop's code to the start of the next line, NOPs before
+ * it (run once, falling through into the loop). On AMD Zen 4 a loop split
+ * across two lines runs at half speed (bench/ANALYSIS.md); labels and
+ * fixups from the loop on move with it (all jumps are label-relative). */
+static void align_loop(X64Buf *b, uint32_t label, uint32_t jump_len)
+{
+    uint32_t start = label < b->nlabels ? b->labels[label] : UINT32_MAX;
+    if (b->oom || start == UINT32_MAX)
+        return;
+    size_t end = b->len + jump_len;
+    if (end - start > 64 || start / 64 == (end - 1) / 64)
+        return;
+    uint32_t pad = 64 - start % 64;
+    if (!grow((void **)&b->code, &b->cap, b->len + pad, 1)) {
+        b->oom = true;
+        return;
+    }
+    memmove(b->code + start + pad, b->code + start, b->len - start);
+    write_nops(b->code + start, pad);
+    b->len += pad;
+    for (uint32_t i = 0; i < b->nlabels; i++)
+        if (b->labels[i] != UINT32_MAX && b->labels[i] >= start)
+            b->labels[i] += pad;
+    for (uint32_t i = 0; i < b->nfixups; i++)
+        if (b->fixups[i].at >= start)
+            b->fixups[i].at += pad;
+}
+
 void x64_jmp(X64Buf *b, uint32_t label)
 {
+    align_loop(b, label, 5);
     x64_byte(b, 0xe9);
     rel32(b, label);
 }
 
 void x64_jcc(X64Buf *b, X64Cond cond, uint32_t label)
 {
+    align_loop(b, label, 6);
     x64_byte(b, 0x0f);
     x64_byte(b, (uint8_t)(0x80 | cond));
     rel32(b, label);

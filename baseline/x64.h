@@ -97,6 +97,8 @@ void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp);
 void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);
 /* dst = base + disp */
 void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
+/* dst = base + (index << shift), shift 0..3; index is not rsp */
+void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned shift);
 /* dst op= src (64 bits); X64_CMP only sets the flags */
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
 /* dst op= imm (sign-extended 32-bit immediate, 64-bit operation) */
@@ -107,6 +109,8 @@ void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm);
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
 /* dst *= src (64 bits) */
 void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src);
+/* dst <<= imm (64 bits; imm < 64) */
+void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm);
 /* flags of dst & src (64 bits) */
 void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src);
 /* dst = zero-extension of its low `size` bytes (size 1, 2, 4) */

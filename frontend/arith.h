@@ -35,6 +35,12 @@ static const unsigned type_bits[16] = {
 
 #define SIGN64 (UINT64_C(1) << 63)
 
+/* The bits of a value of type t (i1: one). */
+static inline unsigned jg_type_bits(unsigned t)
+{
+    return type_bits[t & 15];
+}
+
 static inline uint64_t mask(unsigned t, uint64_t x)
 {
     return x & type_mask[t & 15];

@@ -143,6 +143,88 @@ static void test_lea(void **state)
     CHECK(x64_lea(b, X64_RBP, X64_RBP, INT32_MIN), 0x48, 0x8d, 0xad, 0x00, 0x00, 0x00, 0x80);
 }
 
+/* lea with an index: no displacement but for the bases that need one
+ * (rbp, r13), rsp and r12 as bases through the SIB byte. */
+static void test_lea_scaled(void **state)
+{
+    (void)state;
+    CHECK(x64_lea_scaled(b, X64_RSI, X64_R14, X64_R8, 1), 0x4b, 0x8d, 0x34, 0x46);
+    CHECK(x64_lea_scaled(b, X64_RAX, X64_RCX, X64_RDX, 0), 0x48, 0x8d, 0x04, 0x11);
+    CHECK(x64_lea_scaled(b, X64_R9, X64_R13, X64_RAX, 3), 0x4d, 0x8d, 0x4c, 0xc5, 0x00);
+    CHECK(x64_lea_scaled(b, X64_RDI, X64_RBP, X64_R12, 2), 0x4a, 0x8d, 0x7c, 0xa5, 0x00);
+    CHECK(x64_lea_scaled(b, X64_R12, X64_RSP, X64_RBX, 0), 0x4c, 0x8d, 0x24, 0x1c);
+}
+
+/* shl r, imm8 (llvm-mc writes shl r, 1 as d1 /4; c1 /4 01 is the same
+ * instruction). */
+static void test_shl(void **state)
+{
+    (void)state;
+    CHECK(x64_shl_ri(b, X64_RSI, 1), 0x48, 0xc1, 0xe6, 0x01);
+    CHECK(x64_shl_ri(b, X64_R11, 63), 0x49, 0xc1, 0xe3, 0x3f);
+    CHECK(x64_shl_ri(b, X64_RAX, 0), 0x48, 0xc1, 0xe0, 0x00);
+}
+
+/* A backward jump closing a loop of at most 64 bytes that crosses a 64-byte
+ * line moves the loop to the next line, NOPs before it; labels and jumps
+ * from the loop on move with it. A loop within one line, or longer than
+ * one, stays. */
+static void test_loop_alignment(void **state)
+{
+    (void)state;
+    X64Buf buf;
+    X64Buf *b = &buf;
+    x64_init(b);
+    uint32_t out = x64_label(b), top = x64_label(b);
+    for (int i = 0; i < 56; i++)
+        x64_byte(b, 0xc3);
+    x64_jcc(b, X64_E, out); /* 56: a forward jump before the loop */
+    x64_place(b, top);      /* 62 -> 64 */
+    x64_alu_rr(b, X64_ADD, X64_RAX, X64_RCX);
+    x64_jcc(b, X64_NE, out); /* a forward jump inside the loop */
+    x64_jcc(b, X64_G, top);  /* 71..77: the loop crosses 64, it moves */
+    x64_place(b, out);
+    x64_ret(b);
+    assert_true(x64_resolve(b));
+    assert_false(b->oom);
+    assert_int_equal(b->len, 80);
+    static const uint8_t moved[] = {
+        0x0f, 0x84, 0x11, 0x00, 0x00, 0x00, /* 56: je out (79) */
+        0x66, 0x90,                         /* 62: nop */
+        0x48, 0x01, 0xc8,                   /* 64: add rax, rcx */
+        0x0f, 0x85, 0x06, 0x00, 0x00, 0x00, /* 67: jne out (79) */
+        0x0f, 0x8f, 0xf1, 0xff, 0xff, 0xff, /* 73: jg top (64) */
+        0xc3,                               /* 79: out: ret */
+    };
+    assert_memory_equal(b->code + 56, moved, sizeof moved);
+    x64_free(b);
+    /* 57 bytes of NOPs, read back one instruction each */
+    x64_init(b);
+    top = x64_label(b);
+    for (int i = 0; i < 7; i++)
+        x64_byte(b, 0xc3);
+    x64_place(b, top);
+    x64_alu_rr(b, X64_ADD, X64_RAX, X64_RCX);
+    for (int i = 0; i < 52; i++)
+        x64_byte(b, 0x90);
+    x64_jcc(b, X64_G, top); /* [7, 68): moves to 64 */
+    assert_int_equal(b->len, 64 + 61);
+    for (size_t at = 7; at < 64;) {
+        char text[64];
+        at += x64_disasm_one(b->code + at, 64 - at, at, text, sizeof text);
+        assert_true(strncmp(text, "nop", 3) == 0);
+    }
+    x64_free(b);
+    /* within one line: no NOPs */
+    x64_init(b);
+    top = x64_label(b);
+    x64_place(b, top);
+    x64_alu_rr(b, X64_ADD, X64_RAX, X64_RCX);
+    x64_jcc(b, X64_G, top);
+    assert_int_equal(b->len, 9);
+    x64_free(b);
+}
+
 static void test_alu_rr(void **state)
 {
     (void)state;
@@ -412,6 +494,9 @@ static void test_disasm(void **state)
     x64_store(b, 2, X64_RBX, 0, X64_RDX);
     x64_store(b, 1, X64_RBP, -8, X64_RSI);
     x64_lea(b, X64_RSP, X64_RBP, -40);
+    x64_lea_scaled(b, X64_RSI, X64_R14, X64_R8, 1);
+    x64_lea_scaled(b, X64_R9, X64_R13, X64_RAX, 3);
+    x64_shl_ri(b, X64_R11, 63);
     x64_alu_rr(b, X64_ADD, X64_R13, X64_RCX);
     x64_alu_ri(b, X64_CMP, X64_RDI, 999);
     x64_alu_ri(b, X64_SUB, X64_R8, 1);
@@ -431,6 +516,10 @@ static void test_disasm(void **state)
     x64_pop(b, X64_RBX);
     x64_rep_stosb(b);
     x64_ret(b);
+    static const uint8_t nops[] = {0x0f, 0x1f, 0x80, 0,    0, 0,    0,    0x0f, 0x1f,
+                                   0x40, 0,    0x0f, 0x1f, 0, 0x66, 0x90, 0x90};
+    for (size_t i = 0; i < sizeof nops; i++) /* the loop alignment's NOPs */
+        x64_byte(b, nops[i]);
     x64_jmp(b, top);
     x64_byte(b, 0x0b); /* or r32, r/m32: not a form the encoder writes */
     assert_true(x64_resolve(b));
@@ -444,6 +533,9 @@ static void test_disasm(void **state)
         "mov word ptr [rbx], dx",
         "mov byte ptr [rbp - 0x8], sil",
         "lea rsp, qword ptr [rbp - 0x28]",
+        "lea rsi, qword ptr [r14 + r8*2]",
+        "lea r9, qword ptr [r13 + rax*8]",
+        "shl r11, 63",
         "add r13, rcx",
         "cmp rdi, 999",
         "sub r8, 1",
@@ -464,6 +556,11 @@ static void test_disasm(void **state)
         "pop rbx",
         "rep stosb",
         "ret",
+        "nop dword ptr [rax]",
+        "nop dword ptr [rax]",
+        "nop dword ptr [rax]",
+        "nop",
+        "nop",
         "jmp 0x1000",
         ".byte 0x0b",
     };
@@ -497,6 +594,9 @@ int main(void)
         cmocka_unit_test(test_load),
         cmocka_unit_test(test_store),
         cmocka_unit_test(test_lea),
+        cmocka_unit_test(test_lea_scaled),
+        cmocka_unit_test(test_shl),
+        cmocka_unit_test(test_loop_alignment),
         cmocka_unit_test(test_alu_rr),
         cmocka_unit_test(test_alu_ri),
         cmocka_unit_test(test_alu_mi),
