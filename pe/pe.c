@@ -148,7 +148,7 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t e
     JG_VEC_PUSH(&pe->arena, pe->work, w);
     pe_run_work(pe);
     if (!pe->failed && !pe->options.no_unroll)
-        pe->stats.unrolled_loops += jg_unroll_products(r->graph, 0);
+        pe->stats.unrolled_loops += jg_unroll_recurrences(r->graph, 0);
     pe->stats.ms += now_ms() - t0;
     if (pe->failed) {
         snprintf(err, errsize, "%s", pe->error);
@@ -193,7 +193,7 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
     JG_VEC_PUSH(&pe->arena, pe->work, w);
     pe_run_work(pe);
     if (!pe->failed && !pe->options.no_unroll)
-        pe->stats.unrolled_loops += jg_unroll_products(rg, nb);
+        pe->stats.unrolled_loops += jg_unroll_recurrences(rg, nb);
     pe->stats.ms += now_ms() - t0;
     if (pe->failed)
         return UINT32_MAX;

@@ -15,7 +15,7 @@ typedef struct JgPeOptions {
     unsigned max_inline_depth;    /* frames of inlined calls (0: default 24) */
     unsigned max_portal_inline;   /* nested inlined portal calls (0: default 4) */
     unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
-    bool no_unroll;               /* keep product loops as they are (pe/unroll.c) */
+    bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
 } JgPeOptions;
 
 typedef struct JgPeStats {
@@ -29,7 +29,7 @@ typedef struct JgPeStats {
     uint64_t pending_flushed; /* pending stores emitted after all */
     uint64_t interp_ops;      /* interpreter operations processed */
     uint64_t specializations; /* residual graphs created */
-    uint64_t unrolled_loops;  /* product loops unrolled (pe/unroll.c; their copies are not
+    uint64_t unrolled_loops;  /* recurrence loops unrolled (pe/unroll.c; their copies are not
                                  counted in residual_blocks and residual_ops) */
     double ms;                /* time spent specializing */
 } JgPeStats;

@@ -2,6 +2,7 @@
 #   e2e_cases_<engine>    tests/cases/*.tlc, each run from source and as .tlcb
 #   e2e_cli               command line, bad and corrupted files, mutants
 #   e2e_random            200 random programs from tlcgen, all engines agree
+#   e2e_recurrence        40 recurrence loops from tlcrec, all engines agree
 # JITGEN_ENGINES lists the engines to test (`tlc run --engine=E`); a parent
 # scope may set it (e.g. "interp;jit"), the default is the interpreter only.
 
@@ -11,10 +12,15 @@ endif()
 if(NOT DEFINED JITGEN_RANDOM_PROGRAMS)
   set(JITGEN_RANDOM_PROGRAMS 200)
 endif()
+if(NOT DEFINED JITGEN_RECURRENCE_PROGRAMS)
+  set(JITGEN_RECURRENCE_PROGRAMS 40)
+endif()
 
-# The random TLC program generator.
+# The random TLC program generator, and the generator of recurrence loops.
 add_executable(tlcgen ${CMAKE_CURRENT_LIST_DIR}/gen/tlcgen.c)
 set_target_properties(tlcgen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+add_executable(tlcrec ${CMAKE_CURRENT_LIST_DIR}/gen/tlcrec.c)
+set_target_properties(tlcrec PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 
 file(GLOB TLC_E2E_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/*.tlc)
 list(SORT TLC_E2E_CASES)
@@ -31,7 +37,13 @@ add_test(NAME e2e_random
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
                  $<TARGET_FILE:tlcgen> ${JITGEN_RANDOM_PROGRAMS} ${JITGEN_ENGINES})
 
-set_tests_properties(e2e_cli e2e_random PROPERTIES TIMEOUT 900)
+# Recurrence loops (tests/gen/tlcrec.c) the partial evaluator unrolls, at
+# trip counts leaving after either half: all the engines agree.
+add_test(NAME e2e_recurrence
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/recurrence_loops.sh $<TARGET_FILE:tlc>
+                 $<TARGET_FILE:tlcrec> ${JITGEN_RECURRENCE_PROGRAMS} ${JITGEN_ENGINES})
+
+set_tests_properties(e2e_cli e2e_random e2e_recurrence PROPERTIES TIMEOUT 900)
 
 # The JIT at every fixed LLVM optimization level (the default, auto, runs
 # above on every case and the random programs): the examples, the error

@@ -411,12 +411,13 @@ static bool has_single_block_loop(const char *ir)
 
 /* The hot loops reach LLVM with one header, although later compilations may
  * enter them elsewhere (forwarding blocks and cold landings in llvmgen):
- * LLVM rotates them into one block, and the results stay right. (Factorial's
- * loop is unrolled before, pe/unroll.c: two trips per pass, test below.) */
+ * LLVM rotates them into one block, and the results stay right.
+ * (Factorial's and fibonacci's loops are unrolled before, pe/unroll.c: two
+ * trips per pass, two exits, test below.) */
 static void test_jit_loops_are_rotated(void **state)
 {
     (void)state;
-    const char *files[] = {"fibonacci.tlc"};
+    const char *files[] = {"accumulator.tlc"};
     const char *expect[] = {"55\n"};
     for (size_t i = 0; i < 1; i++) {
         char *ir = NULL;
@@ -442,25 +443,28 @@ static void test_jit_loops_are_rotated(void **state)
     assert_true(tlc_engines_init(&options, err, sizeof err));
 }
 
-/* Factorial's product loop is unrolled (pe/unroll.c) and computes what
- * the interpreter computes for every trip count: even and odd, leaving
- * after either copy, wrapping past 20!, and 0 from 66! on. */
-static void test_product_loop_unrolled(void **state)
+/* Factorial's product loop and fibonacci's sum loop are unrolled
+ * (pe/unroll.c) and compute what the interpreter computes for every trip
+ * count: even and odd, leaving after either copy, wrapping (past 20!, past
+ * fib(92)), and 0 from 66! on. */
+static void test_recurrence_loops_unrolled(void **state)
 {
     (void)state;
-    const int64_t ns[] = {0, 1, 2, 3, 4, 7, 20, 21, 22, 25, 65, 66, 1000, 1001};
-    for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
-        Run native = run_file("factorial.tlc", ns[k], tlc_eval);
-        tlc_engines_shutdown();
-        JgDriverOptions options = {.engine = JG_ENGINE_PE};
-        char err[512];
-        assert_true(tlc_engines_init(&options, err, sizeof err));
-        Run pe = run_file("factorial.tlc", ns[k], tlc_eval_driver);
-        assert_string_equal(pe.text, native.text);
-        assert_int_equal(jg_pe_stats(jg_driver_pe(tlc_engines_driver()))->unrolled_loops, 1);
-        free(native.text);
-        free(pe.text);
-    }
+    const char *files[] = {"factorial.tlc", "fibonacci.tlc"};
+    const int64_t ns[] = {0, 1, 2, 3, 4, 7, 20, 21, 22, 25, 65, 66, 91, 92, 93, 94, 1000, 1001};
+    for (size_t f = 0; f < sizeof files / sizeof files[0]; f++)
+        for (size_t k = 0; k < sizeof ns / sizeof ns[0]; k++) {
+            Run native = run_file(files[f], ns[k], tlc_eval);
+            tlc_engines_shutdown();
+            JgDriverOptions options = {.engine = JG_ENGINE_PE};
+            char err[512];
+            assert_true(tlc_engines_init(&options, err, sizeof err));
+            Run pe = run_file(files[f], ns[k], tlc_eval_driver);
+            assert_string_equal(pe.text, native.text);
+            assert_int_equal(jg_pe_stats(jg_driver_pe(tlc_engines_driver()))->unrolled_loops, 1);
+            free(native.text);
+            free(pe.text);
+        }
 }
 
 int main(void)
@@ -475,7 +479,7 @@ int main(void)
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
         cmocka_unit_test(test_jit_loops_are_rotated),
-        cmocka_unit_test(test_product_loop_unrolled),
+        cmocka_unit_test(test_recurrence_loops_unrolled),
     };
     int failed = cmocka_run_group_tests(tests, setup, teardown);
     tlc_classes_free();
