@@ -6,7 +6,7 @@
 
 double jg_tier_up_delay(double delay_ms, double ns_per_edge, double ns_per_cycle)
 {
-    /* LLVM's code runs a simple loop at about one iteration per cycle at
+    /* LLVM's code runs a simple loop at about one back-edge per cycle at
      * best (unrolled, values renamed instead of moved), so baseline code
      * already under TIER_UP_FAST_LOOP_CYCLES per back-edge can gain at most
      * that factor; compiling costs tens of milliseconds on the other core,

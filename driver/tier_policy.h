@@ -4,8 +4,12 @@
 #define JITGEN_DRIVER_TIER_POLICY_H
 
 /* A loop whose back-edges come faster than this many cycles apart waits
- * TIER_UP_FAST_LOOP_FACTOR times the tier-up delay. */
-#define TIER_UP_FAST_LOOP_CYCLES 2.0
+ * TIER_UP_FAST_LOOP_FACTOR times the tier-up delay. Three: fibonacci's
+ * loop, unrolled (pe/unroll.c), runs two trips per back-edge in 2.3 cycles
+ * of baseline code; LLVM's code takes 1, but opening LLVM and compiling
+ * cost 15-22 ms, more than a run of 10^8 trips lasts in baseline code
+ * (28 ms). The accumulator's and factorial's loops take 4. */
+#define TIER_UP_FAST_LOOP_CYCLES 3.0
 #define TIER_UP_FAST_LOOP_FACTOR 8
 
 /* The baseline time (ms) after which LLVM compiles a loop that takes
