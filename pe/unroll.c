@@ -1,8 +1,9 @@
-/* Unrolling product loops (unroll.h). A residual loop whose trip computes
- * m = a * x, where `a` is the m of the trip before, runs at the latency of
- * one multiply per iteration (3 cycles on x86-64): each product needs the
- * one before. The loop is a cycle of blocks (the partial evaluator makes a
- * block per interpreted instruction), B_j holding the multiply:
+/* Unrolling recurrence loops (unroll.h): products here, sums below (the
+ * section "sums"). A residual loop whose trip computes m = a * x, where `a`
+ * is the m of the trip before, runs at the latency of one multiply per
+ * iteration (3 cycles on x86-64): each product needs the one before. The
+ * loop is a cycle of blocks (the partial evaluator makes a block per
+ * interpreted instruction), B_j holding the multiply:
  *
  *   B_j(.., a, ..):  m1 = a * x1; ...  -> C_1 -> ... -> B_j
  *

@@ -2,7 +2,7 @@
 #   e2e_cases_<engine>    tests/cases/*.tlc, each run from source and as .tlcb
 #   e2e_cli               command line, bad and corrupted files, mutants
 #   e2e_random            200 random programs from tlcgen, all engines agree
-#   e2e_recurrence        40 recurrence loops from tlcrec, all engines agree
+#   e2e_recurrence        recurrence loops from tlcrec at 9 inputs, all engines agree
 # JITGEN_ENGINES lists the engines to test (`tlc run --engine=E`); a parent
 # scope may set it (e.g. "interp;jit"), the default is the interpreter only.
 
@@ -13,7 +13,7 @@ if(NOT DEFINED JITGEN_RANDOM_PROGRAMS)
   set(JITGEN_RANDOM_PROGRAMS 200)
 endif()
 if(NOT DEFINED JITGEN_RECURRENCE_PROGRAMS)
-  set(JITGEN_RECURRENCE_PROGRAMS 40)
+  set(JITGEN_RECURRENCE_PROGRAMS 20)
 endif()
 
 # The random TLC program generator, and the generator of recurrence loops.
@@ -40,10 +40,12 @@ add_test(NAME e2e_random
 # Recurrence loops (tests/gen/tlcrec.c) the partial evaluator unrolls, at
 # trip counts leaving after either half: all the engines agree.
 add_test(NAME e2e_recurrence
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/recurrence_loops.sh $<TARGET_FILE:tlc>
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
                  $<TARGET_FILE:tlcrec> ${JITGEN_RECURRENCE_PROGRAMS} ${JITGEN_ENGINES})
 
 set_tests_properties(e2e_cli e2e_random e2e_recurrence PROPERTIES TIMEOUT 900)
+set_tests_properties(e2e_recurrence PROPERTIES ENVIRONMENT
+                     "TLC_RANDOM_SIZE=100;TLC_RANDOM_INPUTS=0 1 2 3 10 11 1000 1001 1002")
 
 # The JIT at every fixed LLVM optimization level (the default, auto, runs
 # above on every case and the random programs): the examples, the error

@@ -9,12 +9,15 @@
 #    file name) and status;
 #  - all the engines given agree on stdout, stderr and status.
 #
-# usage: random_programs.sh TLC_BINARY TLCGEN_BINARY COUNT ENGINE...
+# usage: random_programs.sh TLC_BINARY GENERATOR COUNT ENGINE...
 #
+# GENERATOR is tlcgen or another program called as `GENERATOR SEED SIZE` that
+# writes TLC assembly (tlcrec: recurrence loops).
 # Environment: TLC_RANDOM_FIRST (first seed, default 1), TLC_RANDOM_SIZE
-# (tlcgen SIZE, default 40), TLC_RANDOM_TIMEOUT (seconds per run, default 20),
-# TLC_RANDOM_KEEP=DIR keeps the programs of failing seeds in DIR.
-# Each program gets the input N = (seed mod 21) - 10.
+# (the generator's SIZE, default 40), TLC_RANDOM_TIMEOUT (seconds per run,
+# default 20), TLC_RANDOM_KEEP=DIR keeps the programs of failing seeds in DIR,
+# TLC_RANDOM_INPUTS: the inputs N each program runs with (default one,
+# (seed mod 21) - 10).
 # Ends with "N passed, M failed"; exit status 0 iff every seed passed.
 set -u
 
@@ -77,56 +80,58 @@ for ((seed = first; seed <= last; seed++)); do
     problems=()
     prog="$work/p$seed.tlc"
     tlcb="$work/p$seed.tlcb"
-    n=$((seed % 21 - 10))
+    inputs=${TLC_RANDOM_INPUTS:-$((seed % 21 - 10))}
     if ! "$gen" "$seed" "$size" >"$prog" 2>"$work/gen_err"; then
-        problems+=("tlcgen failed: $(head -c 200 "$work/gen_err")")
+        problems+=("$(basename "$gen") failed: $(head -c 200 "$work/gen_err")")
     elif ! timeout "$timeout_s" "$tlc" asm "$prog" -o "$tlcb" >/dev/null 2>"$work/asm_err"; then
         problems+=("tlc asm failed: $(head -c 300 "$work/asm_err")")
     elif ! timeout "$timeout_s" "$tlc" dis "$tlcb" >/dev/null 2>"$work/dis_err"; then
         problems+=("tlc dis failed: $(head -c 300 "$work/dis_err")")
     else
-        ref_engine=""
-        for engine in "${engines[@]}"; do
-            # ENGINE may carry a level and +novirt (engine_args.sh)
-            engine_args_for "$engine"
-            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
-                >"$work/out_$engine" 2>"$work/err_$engine"
-            st=$?
-            echo "$st" >"$work/st_$engine"
-            check_one "$engine .tlc" "$prog" "$work/err_$engine" "$st"
-            timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" "$n" \
-                >"$work/outb" 2>"$work/errb"
-            stb=$?
-            check_one "$engine .tlcb" "$tlcb" "$work/errb" "$stb"
-            if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
-                problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
-            fi
-            errb=$(cat "$work/errb")
-            if [ "${errb//"$tlcb"/"$prog"}" != "$(cat "$work/err_$engine")" ]; then
-                problems+=("$engine: .tlc and .tlcb runs differ on stderr")
-            fi
-            if [ -z "$ref_engine" ]; then
-                ref_engine=$engine
-                if [ "$st" = 1 ]; then
-                    n_error=$((n_error + 1))
-                    k=$(grep -oE ": ($error_kinds) in" "$work/err_$engine" | head -n 1 | cut -d' ' -f2)
-                    kinds_seen[$k]=$((${kinds_seen[$k]:-0} + 1))
+        for n in $inputs; do
+            ref_engine=""
+            for engine in "${engines[@]}"; do
+                # ENGINE may carry a level and +novirt (engine_args.sh)
+                engine_args_for "$engine"
+                timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
+                    >"$work/out_$engine" 2>"$work/err_$engine"
+                st=$?
+                echo "$st" >"$work/st_$engine"
+                check_one "$engine .tlc, N = $n" "$prog" "$work/err_$engine" "$st"
+                timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" "$n" \
+                    >"$work/outb" 2>"$work/errb"
+                stb=$?
+                check_one "$engine .tlcb, N = $n" "$tlcb" "$work/errb" "$stb"
+                if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
+                    problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
                 fi
-            else
-                for what in st out err; do
-                    if ! cmp -s "$work/${what}_$ref_engine" "$work/${what}_$engine"; then
-                        problems+=("engines $ref_engine and $engine differ on $what:
-$(diff "$work/${what}_$ref_engine" "$work/${what}_$engine" | head -n 10 | sed 's/^/      /')")
+                errb=$(cat "$work/errb")
+                if [ "${errb//"$tlcb"/"$prog"}" != "$(cat "$work/err_$engine")" ]; then
+                    problems+=("$engine: .tlc and .tlcb runs differ on stderr")
+                fi
+                if [ -z "$ref_engine" ]; then
+                    ref_engine=$engine
+                    if [ "$st" = 1 ]; then
+                        n_error=$((n_error + 1))
+                        k=$(grep -oE ": ($error_kinds) in" "$work/err_$engine" | head -n 1 | cut -d' ' -f2)
+                        kinds_seen[$k]=$((${kinds_seen[$k]:-0} + 1))
                     fi
-                done
-            fi
+                else
+                    for what in st out err; do
+                        if ! cmp -s "$work/${what}_$ref_engine" "$work/${what}_$engine"; then
+                            problems+=("N = $n: engines $ref_engine and $engine differ on $what:
+$(diff "$work/${what}_$ref_engine" "$work/${what}_$engine" | head -n 10 | sed 's/^/      /')")
+                        fi
+                    done
+                fi
+            done
         done
     fi
     if [ "${#problems[@]}" = 0 ]; then
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "FAIL seed $seed (reproduce: $gen $seed $size > p.tlc; $tlc run p.tlc $n)"
+        echo "FAIL seed $seed (reproduce: $gen $seed $size > p.tlc; $tlc run p.tlc N, N in $inputs)"
         for p in "${problems[@]}"; do
             echo "  - $p"
         done
@@ -141,6 +146,6 @@ summary=""
 for k in "${!kinds_seen[@]}"; do
     summary="$summary $k=${kinds_seen[$k]}"
 done
-echo "programs ending in a run-time error: $n_error of $count ($summary )"
+echo "runs ending in a run-time error: $n_error ($summary )"
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]
