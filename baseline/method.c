@@ -280,20 +280,23 @@ static bool lower_scaled_add(Codegen *c, const JgOp *op)
     return true;
 }
 
-/* An add whose result's register holds neither operand, both operands in
- * registers or one an immediate: lea d, [a + b] (or [a + imm]), one
- * instruction where a move and an add would be two. */
+/* An add (or a subtract of an immediate) whose result's register holds
+ * neither operand, both operands in registers or one an immediate:
+ * lea d, [a + b] (or [a + imm], [a - imm]), one instruction where a move
+ * and an add would be two. */
 static bool lower_three_address(Codegen *c, const JgOp *op)
 {
     X64Reg d = result_reg(c, op->result);
     uint8_t r0 = reg_of(c, op->args[0]), r1 = reg_of(c, op->args[1]);
+    bool sub = op->opcode == JG_OP_SUB;
     int32_t imm;
     if (r0 == NO_REG || r0 == d || r1 == d)
         return false;
-    if (r1 != NO_REG)
+    if (r1 != NO_REG && !sub)
         x64_lea_scaled(&c->buf, d, (X64Reg)r0, (X64Reg)r1, 0);
-    else if (immediate(c, op->args[1], JG_I64, false, &imm))
-        x64_lea(&c->buf, d, (X64Reg)r0, imm);
+    else if (r1 == NO_REG && immediate(c, op->args[1], JG_I64, false, &imm) &&
+             (!sub || imm != INT32_MIN))
+        x64_lea(&c->buf, d, (X64Reg)r0, sub ? -imm : imm);
     else
         return false;
     normalize(c, d, (JgType)op->type);
@@ -307,7 +310,8 @@ static void lower_binary(Codegen *c, const JgOp *op)
 {
     if (op->opcode == JG_OP_ADD && lower_scaled_add(c, op))
         return;
-    if ((op->opcode == JG_OP_ADD || op->opcode == JG_OP_PTRADD) && lower_three_address(c, op))
+    if ((op->opcode == JG_OP_ADD || op->opcode == JG_OP_PTRADD || op->opcode == JG_OP_SUB) &&
+        lower_three_address(c, op))
         return;
     static const X64Alu alu[JG_OP__COUNT] = {
         [JG_OP_ADD] = X64_ADD, [JG_OP_PTRADD] = X64_ADD, [JG_OP_SUB] = X64_SUB,

@@ -39,7 +39,7 @@ struct JgDriver {
     double tier_t0;             /* the first hand-over to the baseline tier */
     int64_t tier_check;         /* back-edges until the next look at the clock */
     double tier_last_ms;        /* the last look at the clock */
-    double tier_edge_ns;        /* time per back-edge between the last two looks */
+    double tier_edge_ns;        /* time per back-edge: the least between two looks */
     double cycle_ns;            /* this core's cycle, measured at the first look; < 0: not yet */
     double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
@@ -120,6 +120,7 @@ static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
  * first, doubling up to a million (a few milliseconds of a loop). */
 #define TIER_CHECK_FIRST 1024
 #define TIER_CHECK_MAX (1 << 20)
+#define TIER_MIN_INTERVAL_MS 0.1
 
 /* Compiles residual graph `r` with LLVM as the baseline tier grew it (its
  * methods' steps, so that each loop lands in an LLVM method of its own),
@@ -172,9 +173,17 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     double now = now_ms();
     /* the back-edges granted at the last look have run since (graphs keep
      * budgets of their own but share this clock: with several hot graphs
-     * the time per back-edge is an estimate) */
-    if (d->tier_last_ms > 0)
-        d->tier_edge_ns = (now - d->tier_last_ms) * 1e6 / (double)d->tier_check;
+     * the time per back-edge is an estimate). The least interval of at
+     * least TIER_MIN_INTERVAL_MS is kept: a neighbour on the core's other
+     * thread only makes intervals longer (fibonacci's loop: 0.56 to 0.82 ns
+     * per back-edge from one run to the next, around the fast-loop bound),
+     * and shorter intervals are a few ticks of the clock */
+    double interval = now - d->tier_last_ms;
+    if (d->tier_last_ms > 0 && interval >= TIER_MIN_INTERVAL_MS) {
+        double ns = interval * 1e6 / (double)d->tier_check;
+        if (d->tier_edge_ns <= 0 || ns < d->tier_edge_ns)
+            d->tier_edge_ns = ns;
+    }
     d->tier_last_ms = now;
     d->tier_check = d->tier_check < TIER_CHECK_MAX ? 2 * d->tier_check : TIER_CHECK_MAX;
     *budget = d->tier_check;

@@ -4,11 +4,12 @@
 #define JITGEN_DRIVER_TIER_POLICY_H
 
 /* A loop whose back-edges come faster than this many cycles apart waits
- * TIER_UP_FAST_LOOP_FACTOR times the tier-up delay. Three: fibonacci's
- * loop, unrolled (pe/unroll.c), runs two trips per back-edge in 2.3 cycles
- * of baseline code; LLVM's code takes 1, but opening LLVM and compiling
- * cost 15-22 ms, more than a run of 10^8 trips lasts in baseline code
- * (28 ms). The accumulator's and factorial's loops take 4. */
+ * TIER_UP_FAST_LOOP_FACTOR times the tier-up delay. Three, between
+ * fibonacci's loop, unrolled (pe/unroll.c: two trips per back-edge), 2
+ * cycles per back-edge in baseline code with the tier-up's count, and the
+ * accumulator's and factorial's, 4. LLVM's code runs fibonacci's in 1, but
+ * opening LLVM and compiling cost 15-22 ms, about the whole run at 10^8 in
+ * baseline code (28 ms). */
 #define TIER_UP_FAST_LOOP_CYCLES 3.0
 #define TIER_UP_FAST_LOOP_FACTOR 8
 
