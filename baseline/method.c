@@ -1179,24 +1179,29 @@ static void emit_block(Codegen *c, uint32_t b)
     lower_block(c, b);
 }
 
-/* Block b placed where a jump to it would be (places_here). */
-static void emit_here(Codegen *c, uint32_t b)
+/* Block b's code where a jump to it would be, `depth` counting such
+ * blocks in progress: the block itself placed there (places_here), or a
+ * copy of it (rotates). The block lowered around it goes on afterwards. */
+static void emit_nested(Codegen *c, uint32_t b, uint32_t *depth, bool place)
 {
     uint32_t current = c->current;
-    c->placing++;
-    emit_block(c, b);
-    c->placing--;
+    (*depth)++;
+    if (place)
+        emit_block(c, b);
+    else
+        lower_block(c, b);
+    (*depth)--;
     c->current = current;
 }
 
-/* A copy of block b's code where a jump to it would be (rotates). */
+static void emit_here(Codegen *c, uint32_t b)
+{
+    emit_nested(c, b, &c->placing, true);
+}
+
 static void emit_copy(Codegen *c, uint32_t b)
 {
-    uint32_t current = c->current;
-    c->rotating++;
-    lower_block(c, b);
-    c->rotating--;
-    c->current = current;
+    emit_nested(c, b, &c->rotating, false);
 }
 
 bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,
