@@ -186,6 +186,16 @@ static bool reusable(const JgGraph *g, const JgOp *op)
     return op->result && jg_op_is_pure(op->opcode) && !bl_op_calls(g, op);
 }
 
+/* Whether argument i of link l goes to a parameter of this method that
+ * nothing reads (find_dead_params): no move, no use. */
+static bool to_dead_param(const Codegen *c, const JgLink *l, uint32_t i)
+{
+    if (!bl_internal(c, l->target))
+        return false;
+    const JgBlock *t = &c->g->blocks.items[l->target];
+    return i < t->nparams && c->dead[t->params[i]];
+}
+
 /* Adds to `live` what block b reads at its end: the terminator's value and
  * the arguments of its links (a flexswitch: its live values). */
 static void end_uses(const Codegen *c, const Classes *k, uint32_t b, uint64_t *live)
@@ -200,7 +210,72 @@ static void end_uses(const Codegen *c, const Classes *k, uint32_t b, uint64_t *l
     }
     for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++)
         for (uint32_t i = 0; i < t->links[l].nargs; i++)
-            set_add(live, number(c, k, t->links[l].args[i]));
+            if (!to_dead_param(c, &t->links[l], i))
+                set_add(live, number(c, k, t->links[l].args[i]));
+}
+
+/* Parameters nothing reads: not an operation of the method, a terminator,
+ * a flexswitch's live values, a link to another method, nor a parameter
+ * read so that a link passes them on (to a fixed point). A loop may carry
+ * such a value around (a stale slot of the interpreter's frame that the
+ * partial evaluator keeps): without a reader, its moves on every back-edge
+ * and its register are waste. dead[] marks them (false for all when out of
+ * memory: every parameter is moved). */
+static void find_dead_params(Codegen *c)
+{
+    const JgGraph *g = c->g;
+    bool *read = calloc(g->values.count, sizeof *read);
+    if (!read)
+        return;
+#define READ(v) (read[bl_resolve(c, (v))] = true)
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        for (uint32_t i = 0; i < bk->ops.count; i++)
+            for (uint32_t a = 0; a < bk->ops.items[i].nargs; a++)
+                READ(bk->ops.items[i].args[a]);
+        const JgTerm *t = &bk->term;
+        READ(t->value);
+        if (t->kind == JG_TERM_FLEXSWITCH && t->flex) {
+            const JgFlexswitch *fs = t->flex;
+            for (uint32_t i = 0; i < fs->nlive; i++)
+                READ(fs->live[i]);
+        }
+        for (uint32_t l = 0; l < t->nlinks; l++) {
+            const JgLink *link = &t->links[l];
+            const JgBlock *to =
+                link->target < g->blocks.count ? &g->blocks.items[link->target] : NULL;
+            for (uint32_t i = 0; i < link->nargs; i++)
+                if (!bl_flows(t) || !bl_internal(c, link->target) || !to || i >= to->nparams)
+                    READ(link->args[i]);
+        }
+    }
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = c->lo; b < c->hi; b++) {
+            const JgTerm *t = &g->blocks.items[b].term;
+            for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+                const JgLink *link = &t->links[l];
+                if (!bl_internal(c, link->target))
+                    continue;
+                const JgBlock *to = &g->blocks.items[link->target];
+                for (uint32_t i = 0; i < link->nargs && i < to->nparams; i++) {
+                    JgVal p = to->params[i], a = bl_resolve(c, link->args[i]);
+                    if (read[bl_resolve(c, p)] && !read[a]) {
+                        read[a] = true;
+                        changed = true;
+                    }
+                }
+            }
+        }
+    }
+#undef READ
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        for (uint32_t i = 0; i < bk->nparams; i++)
+            if (c->alias[bk->params[i]] == bk->params[i] && !read[bk->params[i]])
+                c->dead[bk->params[i]] = true;
+    }
+    free(read);
 }
 
 /* live = what is live at the end of b (given live_in of its successors) */
@@ -771,6 +846,7 @@ bool bl_assign_homes(Codegen *c)
     reuse_results(c);
     find_aliases(c, &preds);
     reuse_results(c); /* again: parameters now stand for what they receive */
+    find_dead_params(c);
     Classes k = {0};
     k.index = malloc(sizeof *k.index * g->values.count);
     k.value = malloc(sizeof *k.value * g->values.count);

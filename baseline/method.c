@@ -650,7 +650,7 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t, uint32_
     Loc dst[l->nargs + 1], src[l->nargs + 1]; /* on the stack: one link's moves */
     for (uint32_t i = 0; i < l->nargs; i++) {
         JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
-        if (c->alias[p] != p || a == p || i + 1 == skip)
+        if (c->alias[p] != p || a == p || i + 1 == skip || c->dead[p])
             continue;
         Loc d = loc_of(c, p), s = loc_of(c, a);
         if (same_loc(d, s))
@@ -754,7 +754,7 @@ static bool moves_nothing(const Codegen *c, const JgLink *l, const JgBlock *t)
 {
     for (uint32_t i = 0; i < l->nargs; i++) {
         JgVal p = t->params[i], a = bl_resolve(c, l->args[i]);
-        if (c->alias[p] != p || a == p)
+        if (c->alias[p] != p || a == p || c->dead[p])
             continue;
         if (!same_loc(loc_of(c, p), loc_of(c, a)))
             return false;
