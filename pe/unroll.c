@@ -155,9 +155,9 @@ static bool copyable(const JgGraph *g, const Cycle *c, uint32_t pos, uint32_t fi
         return false;
     for (uint32_t l = 0; l < t->nlinks; l++) {
         uint32_t target = t->links[l].target;
-        bool in_cycle = l == c->link[(pos + 1) % c->n];
-        if (in_cycle ? (pos + 1 == c->n && !self_contained(g, target))
-                     : !exit_ok(g, c, pos, target, first_block))
+        /* the link in the cycle needs no check: at pos 0, C_1 reads only its
+         * own values, so it may get another predecessor */
+        if (l != c->link[(pos + 1) % c->n] && !exit_ok(g, c, pos, target, first_block))
             return false;
         for (uint32_t i = 0; i < t->links[l].nargs; i++)
             if (!operand_ok(g, c, b, pos, t->links[l].args[i]))
@@ -403,12 +403,12 @@ static uint32_t live_terms(const Sum *s, JgType type)
 }
 
 /* Whether the recurrence is worth unrolling: a product, or a sum with more
- * than one value (acc = acc + constant, a counter, gains nothing alone). */
-static bool worth_unrolling(const JgGraph *g, const Cycle *c)
+ * than one value (acc = acc + constant, a counter, gains nothing alone),
+ * which is *s then. */
+static bool worth_unrolling(const JgGraph *g, const Cycle *c, Sum *s)
 {
     const JgOp *m = &g->blocks.items[c->blocks[0]].ops.items[c->rec];
-    Sum s;
-    return m->opcode == JG_OP_MUL || (sum_of(g, c, m, &s) && live_terms(&s, (JgType)m->type) > 1);
+    return m->opcode == JG_OP_MUL || (sum_of(g, c, m, s) && live_terms(s, (JgType)m->type) > 1);
 }
 
 /* The parameter of chain A's first block that receives the recurrence's
@@ -441,8 +441,9 @@ static JgVal emit2(JgGraph *g, uint32_t block, JgOpcode opcode, JgType type, JgV
 /* The two copies of the cycle: maps from the original values to chain A's
  * and chain B's. */
 typedef struct Chains {
-    JgVal *map[3];  /* [TRIP_A] (NULL: the original values), [TRIP_B] */
-    uint32_t block; /* the block of chain B being written */
+    JgVal *map[3];         /* [TRIP_A] (NULL: the original values), [TRIP_B] */
+    const Sum *recurrence; /* a sum's, as worth_unrolling found it */
+    uint32_t block;        /* the block of chain B being written */
 } Chains;
 
 /* v as chain `trip` computes it. */
@@ -513,19 +514,19 @@ static JgVal rewritten(JgGraph *g, const Cycle *c, uint32_t b, uint32_t o, const
         return 0;
     if (type < JG_I8 || type > JG_I64)
         return 0;
+    if (rec)
+        return emit_sum(g, ch->block, ch->recurrence, carried_param(g, c), type, ch, op->line);
     Sum s;
     if (!sum_of(g, c, op, &s))
         return 0;
-    if (!rec) { /* one value of chain A plus a constant */
-        uint32_t live = live_terms(&s, type);
-        bool counter = live == 1;
-        for (uint32_t i = 0; i < s.n && counter; i++)
-            if (jg_truncate_bits(type, s.terms[i].coef))
-                counter = s.terms[i].trip == TRIP_A && jg_truncate_bits(type, s.terms[i].coef) == 1;
-        if (!counter)
+    /* one value of chain A plus a constant */
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < s.n; i++) {
+        uint64_t coef = jg_truncate_bits(type, s.terms[i].coef);
+        if (coef && (++live > 1 || s.terms[i].trip != TRIP_A || coef != 1))
             return 0;
     }
-    return emit_sum(g, ch->block, &s, carried_param(g, c), type, ch, op->line);
+    return live ? emit_sum(g, ch->block, &s, 0, type, ch, op->line) : 0;
 }
 
 /* Copies block `b` into `copy` (whose parameters are mapped already) with
@@ -533,10 +534,11 @@ static JgVal rewritten(JgGraph *g, const Cycle *c, uint32_t b, uint32_t o, const
 static void copy_ops(JgGraph *g, const Cycle *c, uint32_t b, uint32_t copy, JgVal *map, Chains *ch)
 {
     uint32_t nops = g->blocks.items[b].ops.count;
+    if (ch)
+        ch->block = copy; /* where rewritten() emits */
     for (uint32_t o = 0; o < nops; o++) {
         JgOp op = g->blocks.items[b].ops.items[o]; /* by value: emitting moves blocks */
         if (ch) {
-            ch->block = copy; /* where rewritten() emits */
             JgVal r = rewritten(g, c, b, o, &op, ch);
             if (r) {
                 map[op.result] = r;
@@ -594,7 +596,7 @@ static JgLink copy_exit(JgGraph *g, const Cycle *c, const JgLink *link, JgVal *m
  * acc * (x1 * x2) so, where with chain A beside it, its reassociation pairs
  * acc * x1 again (chain A's product, the same two values) and the chain of
  * multiplies is two per pass again (factorial at 10^8: 82 against 41 ms). */
-static void unroll(JgGraph *g, const Cycle *c, JgVal *map_a, JgVal *map_b)
+static void unroll(JgGraph *g, const Cycle *c, const Sum *recurrence, JgVal *map_a, JgVal *map_b)
 {
     uint32_t chain[2][MAX_BLOCKS]; /* chain[x][i]: copy of blocks[(i + 1) % n] */
     JgVal *maps[2] = {map_a, map_b};
@@ -609,7 +611,7 @@ static void unroll(JgGraph *g, const Cycle *c, JgVal *map_a, JgVal *map_b)
                 maps[x][v] = jg_block_add_param(g, chain[x][i], jg_value_type(g, v));
             }
         }
-    Chains ch = {.map = {NULL, first ? NULL : map_a, map_b}};
+    Chains ch = {.map = {NULL, first ? NULL : map_a, map_b}, .recurrence = recurrence};
     /* after the last block of a chain: the other chain, or (one chain) the
      * original C_1 */
     uint32_t after[2] = {chain[1][0], first ? c->blocks[1 % c->n] : chain[0][0]};
@@ -666,14 +668,15 @@ uint32_t jg_unroll_recurrences(JgGraph *g, uint32_t first_block)
             if (!candidate(g, b, o))
                 continue;
             Cycle c = {.rec = o, .one_chain = g->blocks.items[b].ops.items[o].opcode == JG_OP_MUL};
-            if (!find_cycle(g, b, first_block, &c) || !worth_unrolling(g, &c))
+            Sum sum;
+            if (!find_cycle(g, b, first_block, &c) || !worth_unrolling(g, &c, &sum))
                 continue;
             bool fresh = true; /* not through a cycle unrolled already */
             for (uint32_t i = 0; i < c.n; i++)
                 fresh &= !in_loop[c.blocks[i]];
             JgVal *map = fresh ? calloc(2 * ((size_t)g->values.count + 1), sizeof *map) : NULL;
             if (map) {
-                unroll(g, &c, map, map + g->values.count + 1);
+                unroll(g, &c, &sum, map, map + g->values.count + 1);
                 free(map);
                 for (uint32_t i = 0; i < c.n; i++)
                     in_loop[c.blocks[i]] = 1;
