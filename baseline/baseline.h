@@ -22,23 +22,28 @@
 
 #include "frontend/ir.h"
 
-/* Called when a graph's baseline code has used up its budget (`budget`
- * below): at a loop header `block` (its parameters in `slots`), or at the
- * graph's entry (block 0, the graph's arguments). Returns true when another
- * tier ran the rest of the activation (its result in *result); false to
- * go on in baseline code, for *budget more back-edges (INT64_MAX: never
- * ask again). */
+/* Called at a look (`look_ms` below): baseline code, at a loop header
+ * `block` (its parameters in `slots`), or at the graph's entry (block 0,
+ * the graph's arguments). Returns true when another tier ran the rest of
+ * the activation (its result in *result); false to go on in baseline
+ * code. Either way sets *next_look_ms: the next look in that many
+ * milliseconds (< 0: at once, 0: never). */
 typedef bool (*JgTierUpFn)(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
-                           uint64_t *result, int64_t *budget);
+                           uint64_t *result, double *next_look_ms);
 
 typedef struct JgBaselineOptions {
     /* residual calls of the portal (CALL ops whose callee has
      * JG_FLAG_PORTAL) call this with the portal's arguments in an array */
     uint64_t (*portal_call)(void *ctx, const uint64_t *args);
     void *portal_ctx;
-    /* per graph: loop back-edges into a merge point (a call of the graph
-     * counts BL_CALL_WEIGHT) before tier_up is asked; 0: never */
-    int64_t budget;
+    /* the first look at tier_up, in milliseconds from the first run of
+     * baseline code (< 0: at once; 0: never). A look, on a timer, makes
+     * every loop's back-edge into a merge point leave for the dispatcher
+     * (the code is patched: loops count nothing), which asks tier_up, as
+     * does a call of a graph while a look is due. Looks arrive as a signal
+     * (SIGURG) on the thread that ran baseline code first, the one thread
+     * that runs it */
+    double look_ms;
     JgTierUpFn tier_up;
     void *tier_up_ctx;
     /* called (with tier_up_ctx) before (begin) and after a flexswitch miss
@@ -51,9 +56,6 @@ typedef struct JgBaselineOptions {
     FILE *dump_asm;
 } JgBaselineOptions;
 
-/* What a call of a graph counts against its budget. */
-#define JG_BASELINE_CALL_WEIGHT 16
-
 typedef struct JgBaselineStats {
     uint64_t methods;          /* compiled */
     uint64_t flexswitch_cases; /* compiled after a miss */
@@ -63,6 +65,7 @@ typedef struct JgBaselineStats {
     uint64_t method_entries; /* calls of methods by the dispatcher */
     uint64_t flexswitch_misses;
     uint64_t tier_ups; /* activations another tier went on with */
+    uint64_t looks;    /* times tier_up was asked */
 } JgBaselineStats;
 
 typedef struct JgBaseline JgBaseline;

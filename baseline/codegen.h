@@ -18,11 +18,13 @@
 #define NCALLEE_SAVED 3
 extern const X64Reg bl_home_regs[NHOME_REGS];
 
-/* A loop exit to the dispatcher once the budget is used up (method.c).
- * `param` (1 + an index, 0: none): a parameter of the target whose home
- * the way there did not write, which the exit sets to `value`. */
+/* A loop exit to the dispatcher when a tier-up look is due (method.c,
+ * look_site): `site` labels the back-edge's patchable NOP, `label`
+ * the exit's code. `param` (1 + an index, 0: none): a parameter of the
+ * target whose home the way there did not write, which the exit sets to
+ * `value`. */
 typedef struct BlExit {
-    uint32_t label, target, param;
+    uint32_t site, label, target, param;
     uint64_t value;
 } BlExit;
 
@@ -37,13 +39,6 @@ typedef struct BlFuse {
     bool invert;    /* the target's branch tests that parameter being 0 */
 } BlFuse;
 
-/* Where a method keeps the back-edge count (method.c, count_back_edge). */
-typedef enum BlBudget {
-    BL_BUDGET_NONE, /* back-edges are not counted */
-    BL_BUDGET_REG,  /* in AREA's register: the method has no ALLOCA memory */
-    BL_BUDGET_SLOT, /* in a frame slot (budget_at) */
-} BlBudget;
-
 typedef struct Codegen {
     BlGraph *bg;
     const JgGraph *g;
@@ -56,8 +51,8 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
-    BlBudget budget;   /* where the back-edge count lives */
-    int32_t budget_at; /* BL_BUDGET_SLOT: its rbp offset */
+    bool looks;        /* back-edges into merge points can leave for the
+                          tier-up hook (look_site) */
     uint32_t current;  /* the block being lowered */
     uint32_t rotating; /* copies of blocks being lowered (method.c, rotates) */
     uint32_t placing;  /* blocks being placed where a jump to them would be
@@ -95,8 +90,12 @@ static inline bool bl_flows(const JgTerm *t)
 /* The value v stands for (parameter aliases, homes.c). */
 static inline JgVal bl_resolve(const Codegen *c, JgVal v)
 {
-    while (v && c->alias[v] != v)
+    /* path halving: chains of aliases (parameters passed on through many
+     * blocks) get short as they are walked */
+    while (v && c->alias[v] != v) {
+        c->alias[v] = c->alias[c->alias[v]];
         v = c->alias[v];
+    }
     return v;
 }
 

@@ -2,9 +2,13 @@
  *   x64.c      - the x86-64 encoder
  *   method.c   - one method: homes, entries, operations, links, terminators
  *   runtime.c  - graphs, executable memory, the dispatcher loop, the
- *                flexswitch runtime and the helpers generated code calls */
+ *                flexswitch runtime and the helpers generated code calls
+ *   patch.c    - tier-up looks: a timer, and back-edges patched to leave */
 #ifndef JITGEN_BASELINE_INTERNAL_H
 #define JITGEN_BASELINE_INTERNAL_H
+
+#include <signal.h>
+#include <time.h>
 
 #include "baseline.h"
 #include "flexswitch/flexswitch.h"
@@ -55,7 +59,6 @@ typedef struct BlGraph {
     uint32_t ids_cap;
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;
-    int64_t budget; /* back-edges left before the tier-up hook (options.budget) */
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */
@@ -65,12 +68,34 @@ typedef struct BlCode {
     size_t size;
 } BlCode;
 
+/* A back-edge's patchable NOP (`at`) and the exit stub a look makes it
+ * jump to. */
+typedef struct BlSite {
+    uint8_t *at, *stub;
+} BlSite;
+
+/* The sites, in chunks that are never moved: the signal handler walks
+ * them while the code that adds them may be stopped anywhere. */
+#define BL_SITE_CHUNK 64
+typedef struct BlSiteChunk {
+    struct BlSiteChunk *next;
+    uint32_t n;
+    BlSite items[BL_SITE_CHUNK];
+} BlSiteChunk;
+
 struct JgBaseline {
     JgBaselineOptions options;
     JgBaselineStats stats;
     BlGraph **graphs; /* open addressing on the graph's address */
     uint32_t ngraphs, graphs_cap;
     BlCode *code;
+    /* tier-up looks (patch.c) */
+    volatile sig_atomic_t look_due; /* the sites jump to their stubs */
+    BlSiteChunk *sites;
+    bool looks_started; /* the first look was armed */
+    bool timer_made;
+    timer_t timer;
+    double look_ms; /* the hook's last `next look` */
 };
 
 /* ---- method.c ---- */
@@ -84,6 +109,23 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
 /* Copies finished code into executable memory; NULL on failure. */
 void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len);
 _Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* ---- patch.c ---- */
+
+/* Whether code gets look sites: a tier-up hook asks for looks. */
+bool bl_looks_enabled(const JgBaseline *bl);
+/* Adds `n` sites of code just made executable (each jumping to its stub
+ * at once when a look is due); false when out of memory. */
+bool bl_sites_add(JgBaseline *bl, const BlSite *sites, uint32_t n);
+/* Starts the looks, at the first run of baseline code: the first one in
+ * options.look_ms. */
+void bl_looks_start(JgBaseline *bl);
+/* A look is being taken: every site back to its NOP, none due. */
+void bl_look_taken(JgBaseline *bl);
+/* The next look: in `ms` > 0, at once (< 0), never (0). */
+void bl_look_in(JgBaseline *bl, double ms);
+/* Stops the timer; what bl_sites_add allocated is freed. */
+void bl_looks_free(JgBaseline *bl);
 
 /* Called by generated code. */
 uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value);

@@ -684,13 +684,13 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t, uint32_
     }
 }
 
-/* A loop's back-edge into merge point `target` (its parameters set): one
- * less of the graph's budget; at zero, leave for the dispatcher, which asks
- * the tier-up hook (runtime.c), through a stub emitted after the blocks.
- * The count is kept in AREA's register or in the frame (budget_at), read
- * from the graph at entry and written back at exit: a count in the graph's memory would chain every
- * iteration to the last one's store. */
-static void count_back_edge(Codegen *c, uint32_t target, uint32_t param, uint64_t value)
+/* A loop's back-edge into merge point `target` (its parameters set): a
+ * patchable NOP, which the runtime turns into a jump to an exit stub
+ * emitted after the blocks while a look at the tier-up hook is due
+ * (patch.c); the stub leaves for the dispatcher, which asks the hook.
+ * Nothing is counted in the loop: a count and its branch made fibonacci's
+ * loop a quarter slower (bench/ANALYSIS.md). */
+static void look_site(Codegen *c, uint32_t target, uint32_t param, uint64_t value)
 {
     if (c->nexits == c->exits_cap) {
         uint32_t cap = c->exits_cap ? 2 * c->exits_cap : 8;
@@ -702,17 +702,15 @@ static void count_back_edge(Codegen *c, uint32_t target, uint32_t param, uint64_
         c->exits = exits;
         c->exits_cap = cap;
     }
+    uint32_t site = x64_label(&c->buf);
     uint32_t label = x64_label(&c->buf);
     c->exits[c->nexits++] =
-        (BlExit){.label = label, .target = target, .param = param, .value = value};
-    if (c->budget == BL_BUDGET_REG)
-        x64_alu_ri(&c->buf, X64_SUB, AREA, 1);
-    else
-        x64_alu_mi(&c->buf, X64_SUB, X64_RBP, c->budget_at, 1);
-    x64_jcc(&c->buf, X64_LE, label);
+        (BlExit){.site = site, .label = label, .target = target, .param = param, .value = value};
+    x64_place(&c->buf, site);
+    x64_nop_patchable(&c->buf);
 }
 
-/* The stubs of count_back_edge: the target's parameters to the frame's
+/* The stubs of look_site: the target's parameters to the frame's
  * slots, and its block id to the dispatcher. */
 static void emit_exits(Codegen *c)
 {
@@ -742,10 +740,10 @@ static bool passes_on(const Codegen *c, const JgBlock *t)
     return true;
 }
 
-/* Whether link `l` to t is a back-edge that counts the budget. */
-static bool counts_budget(const Codegen *c, const JgLink *l, const JgBlock *t)
+/* Whether link `l` to t is a back-edge where a tier-up look can leave (look_site). */
+static bool looks_here(const Codegen *c, const JgLink *l, const JgBlock *t)
 {
-    return l->target <= c->current && c->budget != BL_BUDGET_NONE && c->bg->enterable[l->target] &&
+    return l->target <= c->current && c->looks && c->bg->enterable[l->target] &&
            (t->flags & JG_BLOCK_ENTRY);
 }
 
@@ -771,13 +769,13 @@ static bool internal_link(const Codegen *c, const JgLink *l)
 
 /* The label where following `l` jumps, through the blocks that pass on
  * (emit_link_from's steps); false when the way there moves values or
- * counts the budget, or `l` leaves the method. */
+ * has a look site, or `l` leaves the method. */
 static bool jump_only(const Codegen *c, const JgLink *l, unsigned depth, uint32_t *label)
 {
     if (!internal_link(c, l))
         return false;
     const JgBlock *t = &c->g->blocks.items[l->target];
-    if (!moves_nothing(c, l, t) || counts_budget(c, l, t))
+    if (!moves_nothing(c, l, t) || looks_here(c, l, t))
         return false;
     if (passes_on(c, t) && depth < 8)
         return jump_only(c, &t->term.links[0], depth + 1, label);
@@ -882,7 +880,7 @@ static bool rotates(const Codegen *c, uint32_t t)
 /* Follows link `l`: to a block of this method, parameters receive the
  * arguments (all read before any is written) and control jumps there; to
  * another method's block, the arguments go to the frame's slots and the
- * method returns that block's id. A back-edge counts the budget once
+ * method returns that block's id. A back-edge has one look site
  * (`counted`: already), however many merge points it passes on through. */
 static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth, bool counted)
 {
@@ -910,8 +908,8 @@ static void emit_link_from(Codegen *c, const JgLink *l, unsigned depth, bool cou
         return;
     }
     parallel_move(c, l, t, 0);
-    if (!counted && counts_budget(c, l, t)) {
-        count_back_edge(c, l->target, 0, 0);
+    if (!counted && looks_here(c, l, t)) {
+        look_site(c, l->target, 0, 0);
         counted = true; /* once: the blocks passed on to are one loop's header */
     }
     /* a block that only passes its parameters on: go straight on (a few
@@ -936,19 +934,19 @@ static void emit_link(Codegen *c, const JgLink *l)
     emit_link_from(c, l, 0, false);
 }
 
-/* One side of two_way: link `l`, after counting the back-edge `counted`
+/* One side of two_way: link `l`, after the look site of the back-edge `counted`
  * (when not NULL) with its target's parameter `param` as `bit`. */
 static void two_way_side(Codegen *c, const JgLink *l, const JgLink *counted, uint32_t param,
                          bool bit)
 {
     if (counted)
-        count_back_edge(c, counted->target, param, bit);
+        look_site(c, counted->target, param, bit);
     emit_link_from(c, l, 0, counted != NULL);
 }
 
 /* Follows `yes` when condition `cond` holds, `no` otherwise. A side whose
- * way is only a jump (and counts nothing) is a jcc straight there; with
- * `counted`, each side first counts that back-edge (two_way_side), its
+ * way is only a jump (and has no look site) is a jcc straight there; with
+ * `counted`, each side first has that back-edge's look site (two_way_side), its
  * target's parameter `param` being `yes_bit` on the yes side. */
 static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *no,
                     const JgLink *counted, uint32_t param, bool yes_bit)
@@ -983,7 +981,7 @@ static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *n
 static void branch(Codegen *c, uint32_t block, const JgTerm *t, const JgOp *cmp)
 {
     uint32_t current = c->current;
-    c->current = block; /* for the budget's back-edges */
+    c->current = block; /* for the back-edges' look sites */
     X64Cond cond = X64_NE;
     if (cmp) {
         cond = int_condition((JgPred)cmp->pred);
@@ -998,14 +996,14 @@ static void branch(Codegen *c, uint32_t block, const JgTerm *t, const JgOp *cmp)
 /* The goto of link `l` into the branch of its target t, on the flags of
  * `cmp` (BlFuse with a parameter): jumps where t's branch would go, t's
  * parameter that the comparison's bool goes to left unwritten. A back-edge
- * counts on each side, and its exit to the dispatcher stores that
+ * has a look site on each side, and its exit to the dispatcher stores that
  * parameter as the bool it is on that side. */
 static void branch_through(Codegen *c, const JgLink *l, const JgOp *cmp, const BlFuse *fuse)
 {
     const JgBlock *t = &c->g->blocks.items[l->target];
-    const JgLink *counted = counts_budget(c, l, t) ? l : NULL;
+    const JgLink *counted = looks_here(c, l, t) ? l : NULL;
     uint32_t current = c->current;
-    c->current = l->target; /* for the budget's back-edges of t's links */
+    c->current = l->target; /* for the back-edges' look sites of t's links */
     /* t's branch takes its first link when the bool is not `invert` */
     X64Cond holds = int_condition((JgPred)cmp->pred);
     X64Cond cond = fuse->invert ? (X64Cond)(holds ^ 1) : holds;
@@ -1109,15 +1107,7 @@ static void emit_entry(Codegen *c)
     x64_push(b, X64_R15);
     x64_alu_ri(b, X64_SUB, X64_RSP, (int32_t)frame);
     x64_mov_rr(b, FRAME, X64_RSI);
-    if (c->budget != BL_BUDGET_REG)
-        x64_mov_rr(b, AREA, X64_RDX);
-    if (c->budget != BL_BUDGET_NONE) {
-        X64Reg count = c->budget == BL_BUDGET_REG ? AREA : X64_RAX;
-        x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)&c->bg->budget);
-        x64_load(b, 8, count, X64_RAX, 0);
-        if (c->budget == BL_BUDGET_SLOT)
-            x64_store(b, 8, X64_RBP, c->budget_at, X64_RAX);
-    }
+    x64_mov_rr(b, AREA, X64_RDX);
     for (uint32_t blk = c->lo; blk < c->hi; blk++) {
         if (!c->bg->enterable[blk])
             continue;
@@ -1142,15 +1132,6 @@ static void emit_epilogue(Codegen *c)
 {
     X64Buf *b = &c->buf;
     x64_place(b, c->epilogue);
-    if (c->budget != BL_BUDGET_NONE) { /* eax holds the block id */
-        X64Reg count = AREA;
-        if (c->budget == BL_BUDGET_SLOT) {
-            count = X64_RCX;
-            x64_load(b, 8, X64_RCX, X64_RBP, c->budget_at);
-        }
-        x64_mov_ri(b, X64_RDX, (uint64_t)(uintptr_t)&c->bg->budget);
-        x64_store(b, 8, X64_RDX, 0, count);
-    }
     x64_lea(b, X64_RSP, X64_RBP, -40);
     x64_pop(b, X64_R15);
     x64_pop(b, X64_R14);
@@ -1204,6 +1185,21 @@ static void emit_copy(Codegen *c, uint32_t b)
     emit_nested(c, b, &c->rotating, false);
 }
 
+/* The finished code in executable memory, its back-edges' look sites
+ * registered; NULL on failure. */
+static void *install(Codegen *c)
+{
+    uint8_t *code = bl_install(c->bg->bl, c->buf.code, c->buf.len);
+    BlSite *sites = malloc(sizeof *sites * (c->nexits ? c->nexits : 1));
+    bool ok = code && sites;
+    for (uint32_t i = 0; ok && i < c->nexits; i++)
+        sites[i] = (BlSite){.at = code + c->buf.labels[c->exits[i].site],
+                            .stub = code + c->buf.labels[c->exits[i].label]};
+    ok = ok && bl_sites_add(c->bg->bl, sites, c->nexits);
+    free(sites);
+    return ok ? code : NULL;
+}
+
 bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,
                        size_t errsize)
 {
@@ -1228,14 +1224,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     if (!ok)
         bl_cg_fail(&c, "out of memory");
     ok = ok && bl_assign_homes(&c);
-    /* the back-edge count: in AREA's register when the method has no
-     * ALLOCA memory (a count in memory chains each iteration to the last
-     * one's store), in a slot otherwise */
-    if (ok && bg->budget != INT64_MAX) {
-        c.budget = c.area_bytes == 0 ? BL_BUDGET_REG : BL_BUDGET_SLOT;
-        if (c.budget == BL_BUDGET_SLOT)
-            c.budget_at = SLOTS_AT - 8 * (int32_t)c.nslots++;
-    }
+    c.looks = bl_looks_enabled(bg->bl);
     if (ok) {
         for (uint32_t i = 0; i < hi - lo; i++)
             c.labels[i] = x64_label(&c.buf);
@@ -1260,7 +1249,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
             ok = bl_cg_fail(&c, c.buf.oom ? "out of memory" : "a jump to an unplaced label");
     }
     if (ok) {
-        void *code = bl_install(bg->bl, c.buf.code, c.buf.len);
+        void *code = install(&c);
         if (!code) {
             ok = bl_cg_fail(&c, "cannot map executable memory");
         } else {

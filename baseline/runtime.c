@@ -147,6 +147,7 @@ void jg_baseline_free(JgBaseline *bl)
 {
     if (!bl)
         return;
+    bl_looks_free(bl);
     for (uint32_t i = 0; i < bl->graphs_cap; i++)
         if (bl->graphs[i])
             free_graph(bl->graphs[i]);
@@ -216,8 +217,6 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
         if (bg) {
             bg->bl = bl;
             bg->graph = g;
-            /* options.budget before the tier-up hook is asked; 0: never */
-            bg->budget = bl->options.budget > 0 ? bl->options.budget : INT64_MAX;
         }
         if (!bg || !insert(bl, bg)) {
             free(bg);
@@ -256,19 +255,27 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
 
 /* ---- running ---- */
 
-/* The tier-up hook, once the budget is used up; true: it ran the rest. */
+/* A look at the tier-up hook; true: it ran the rest. While the hook runs
+ * (maybe another tier, for the rest of the activation), the timer goes on
+ * with the last interval, so that graphs the activation calls keep being
+ * looked at; a look that came meanwhile is this one. */
 static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint64_t *result)
 {
     JgBaseline *bl = bg->bl;
-    int64_t budget = INT64_MAX;
-    bool done = bl->options.tier_up && bl->options.tier_up(bl->options.tier_up_ctx, bg->graph,
-                                                           block, slots, result, &budget);
-    if (done) {
+    bl_look_taken(bl);
+    if (!bl->options.tier_up)
+        return false;
+    bl->stats.looks++;
+    if (bl->look_ms > 0)
+        bl_look_in(bl, bl->look_ms);
+    double next = 0;
+    bool done =
+        bl->options.tier_up(bl->options.tier_up_ctx, bg->graph, block, slots, result, &next);
+    if (done)
         bl->stats.tier_ups++;
-        return true;
-    }
-    bg->budget = budget > 0 ? budget : INT64_MAX;
-    return false;
+    bl_look_taken(bl);
+    bl_look_in(bl, next);
+    return done;
 }
 
 /* Runs one activation of `bg` from its entry: calls the method that owns
@@ -313,8 +320,8 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
             f = bigger;
             cap = bg->capacity;
         }
-        /* out of budget: the code left at a loop header for the hook */
-        if (bg->budget <= 0 && id != BL_BLOCKID_RETURN) {
+        /* a look: the code left at a loop header for the hook */
+        if (bl->look_due && id != BL_BLOCKID_RETURN) {
             uint64_t result;
             uint32_t mm = BL_BLOCKID_METHOD(id);
             uint32_t block = mm < bg->nmethods ? bg->methods[mm].lo + BL_BLOCKID_BLOCK(id) : 0;
@@ -329,12 +336,10 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
     BlGraph *bg = find(bl, g);
     if (!bg || !bg->nmethods || !bg->methods[0].fn)
         bl_fatal("graph %s was not compiled", g->name ? g->name : "<anonymous>");
-    if (bg->budget != INT64_MAX) {
-        bg->budget -= JG_BASELINE_CALL_WEIGHT;
-        uint64_t result;
-        if (bg->budget <= 0 && ask_tier_up(bg, 0, args, &result))
-            return result;
-    }
+    bl_looks_start(bl);
+    uint64_t result;
+    if (bl->look_due && ask_tier_up(bg, 0, args, &result))
+        return result;
     return run(bg, args);
 }
 

@@ -460,3 +460,13 @@ void x64_rep_stosb(X64Buf *b)
     x64_byte(b, 0xf3);
     x64_byte(b, 0xaa);
 }
+
+/* nop dword [rax + rax*1 + 0]: one instruction, so that no thread can be
+ * stopped in its middle when a jmp rel32 replaces it */
+const uint8_t x64_patch_nop[X64_PATCH_LEN] = {0x0f, 0x1f, 0x44, 0x00, 0x00};
+
+void x64_nop_patchable(X64Buf *b)
+{
+    for (uint32_t i = 0; i < X64_PATCH_LEN; i++)
+        x64_byte(b, x64_patch_nop[i]);
+}

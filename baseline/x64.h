@@ -135,4 +135,10 @@ void x64_ret(X64Buf *b);
 /* rep stosb: zeroes rcx bytes at rdi (with al = 0) */
 void x64_rep_stosb(X64Buf *b);
 
+/* A 5-byte NOP, one instruction: the place of a `jmp rel32` patched in
+ * and out while the code runs (runtime's tier-up looks, patch.c) */
+#define X64_PATCH_LEN 5
+extern const uint8_t x64_patch_nop[X64_PATCH_LEN];
+void x64_nop_patchable(X64Buf *b);
+
 #endif

@@ -18,7 +18,6 @@
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
-#include "tier_policy.h"
 
 /* Residual blocks a tiered run evaluates in a secondary before compiling it
  * (JgLlvmOptions.lazy_threshold; docs/backend.md, "Evaluated secondaries"). */
@@ -37,11 +36,6 @@ struct JgDriver {
                                    engine's first tier */
     int64_t tier_up_ms;         /* the jit engine: baseline time before LLVM, 0: none */
     double tier_t0;             /* the first hand-over to the baseline tier */
-    int64_t tier_check;         /* back-edges until the next look at the clock */
-    double tier_last_ms;        /* the last look at the clock */
-    double tier_edge_ns;        /* time per back-edge: the least between two looks */
-    double cycle_ns;            /* this core's cycle, measured at the first look; < 0: not yet */
-    double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
@@ -116,11 +110,9 @@ static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
     return NULL;
 }
 
-/* Back-edges of baseline code between two looks at the clock: few at
- * first, doubling up to a million (a few milliseconds of a loop). */
-#define TIER_CHECK_FIRST 1024
-#define TIER_CHECK_MAX (1 << 20)
-#define TIER_MIN_INTERVAL_MS 0.1
+/* While LLVM compiles on another thread: how often baseline code looks
+ * whether it is done. */
+#define TIER_POLL_MS 1.0
 
 /* Compiles residual graph `r` with LLVM as the baseline tier grew it (its
  * methods' steps, so that each loop lands in an LLVM method of its own),
@@ -157,53 +149,30 @@ static void growing(void *ctx, bool begin)
         pthread_mutex_unlock(&d->grow_lock);
 }
 
-/* The jit engine's tier-up (baseline.h, JgTierUpFn). Once baseline code has
- * run `tier_up_ms` since the first hand-over, LLVM starts on another thread
- * and compiles the graph there; when it is done (looked at every few
- * milliseconds), the activation goes on in LLVM's code from the loop header
- * where the baseline code stopped (from the entry, for a call), and so do
- * later calls of the graph. A graph that gets hot once LLVM runs is
- * compiled at once. JITGEN_TIER_UP_NOW=1 (tests): at the first back-edge,
- * waiting for LLVM. */
+/* The jit engine's tier-up (baseline.h, JgTierUpFn), asked at the
+ * baseline tier's looks. Once baseline code has run `tier_up_ms` since the
+ * first hand-over, LLVM starts on another thread and compiles the graph
+ * there; when it is done (looked at every TIER_POLL_MS), the activation
+ * goes on in LLVM's code from the loop header where the baseline code
+ * stopped (from the entry, for a call), and so do later calls of the
+ * graph. A graph still in baseline code once LLVM runs is compiled at its
+ * next look. JITGEN_TIER_UP_NOW=1 (tests): at the first back-edge, waiting
+ * for LLVM. */
 static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
-                    uint64_t *result, int64_t *budget)
+                    uint64_t *result, double *next_look_ms)
 {
     JgDriver *d = ctx;
     char err[512];
     double now = now_ms();
-    /* the back-edges granted at the last look have run since (graphs keep
-     * budgets of their own but share this clock: with several hot graphs
-     * the time per back-edge is an estimate). The least interval of at
-     * least TIER_MIN_INTERVAL_MS is kept: a neighbour on the core's other
-     * thread only makes intervals longer (fibonacci's loop: 0.56 to 0.82 ns
-     * per back-edge from one run to the next, around the fast-loop bound),
-     * and shorter intervals are a few ticks of the clock */
-    double interval = now - d->tier_last_ms;
-    if (d->tier_last_ms > 0 && interval >= TIER_MIN_INTERVAL_MS) {
-        double ns = interval * 1e6 / (double)d->tier_check;
-        if (d->tier_edge_ns <= 0 || ns < d->tier_edge_ns)
-            d->tier_edge_ns = ns;
-    }
-    d->tier_last_ms = now;
-    d->tier_check = d->tier_check < TIER_CHECK_MAX ? 2 * d->tier_check : TIER_CHECK_MAX;
-    *budget = d->tier_check;
+    *next_look_ms = d->tier_now ? -1 : TIER_POLL_MS;
     JgResidual *r = residual_of(d, g);
-    if (!r) {
-        *budget = INT64_MAX;
+    if (!r)
         return false;
-    }
     if (!d->llvm && !d->tier_start) {
-        if (d->tier_now)
-            d->tier_delay_ms = 0;
-        else if (now - d->tier_t0 < (double)d->tier_up_ms)
-            return false; /* too early for any loop */
-        else {
-            if (d->cycle_ns < 0)
-                d->cycle_ns = jg_cycle_ns();
-            d->tier_delay_ms =
-                jg_tier_up_delay((double)d->tier_up_ms, d->tier_edge_ns, d->cycle_ns);
-            if (now - d->tier_t0 < d->tier_delay_ms)
-                return false;
+        double waited = now - d->tier_t0;
+        if (!d->tier_now && waited < (double)d->tier_up_ms) {
+            *next_look_ms = (double)d->tier_up_ms - waited;
+            return false; /* too early */
         }
         JgLlvmOptions lo = backend_options(d);
         d->tier_graph = r;
@@ -223,6 +192,9 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
             fatal("LLVM compilation failed", d->tier_err);
         d->tier_graph->backend = d->llvm;
     }
+    /* LLVM runs: what still runs baseline code is looked at less often */
+    if (!d->tier_now)
+        *next_look_ms = (double)d->tier_up_ms;
     if (r->backend != d->llvm) {
         if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err))
             fatal("LLVM compilation failed", err);
@@ -234,10 +206,8 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         *result = d->backend->call(d->llvm, g, slots);
         return true;
     }
-    if (!d->backend->can_start_at(d->llvm, g, block)) {
-        *budget = INT64_MAX; /* later calls run LLVM's code; this one goes on */
-        return false;
-    }
+    if (!d->backend->can_start_at(d->llvm, g, block))
+        return false; /* later calls run LLVM's code; this one goes on */
     *result = d->backend->call_at(d->llvm, g, block, slots);
     return true;
 }
@@ -357,9 +327,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         if (d->tier_up_ms > 0) {
             const char *now = getenv("JITGEN_TIER_UP_NOW");
             d->tier_now = now && *now && *now != '0';
-            d->tier_check = d->tier_now ? 1 : TIER_CHECK_FIRST;
-            d->cycle_ns = -1;
-            bo.budget = d->tier_check;
+            bo.look_ms = d->tier_now ? -1 : (double)d->tier_up_ms;
             bo.tier_up = tier_up;
             bo.tier_up_ctx = d;
             bo.growing = growing;
@@ -514,11 +482,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         fprintf(out, "baseline.flexswitch_misses: %llu\n",
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);
-        if (d->tier_delay_ms > 0) { /* the cost rule's inputs and choice */
-            fprintf(out, "baseline.edge_ns: %.3f\n", d->tier_edge_ns);
-            fprintf(out, "baseline.cycle_ns: %.3f\n", d->cycle_ns);
-            fprintf(out, "baseline.tier_up_delay_ms: %.0f\n", d->tier_delay_ms);
-        }
+        fprintf(out, "baseline.looks: %llu\n", (unsigned long long)b->looks);
     }
     if (!d->llvm && d->baseline) {
         fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + baseline_ms);

@@ -2004,13 +2004,14 @@ typedef struct TierLog {
     const JgGraph *g;
     uint32_t blocks[16];   /* per call: the block */
     uint64_t slots[16][3]; /* per call: the first slots */
-    bool take_over;        /* return true with `result` */
+    int take_over_at;      /* 1 + the call that returns true with `result`; 0: none */
     uint64_t result;
-    int64_t next; /* the budget to give */
+    double next;    /* the next look each call asks for ... */
+    int stop_after; /* ... until this many calls (then none; 0: no end) */
 } TierLog;
 
 static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
-                    uint64_t *result, int64_t *budget)
+                    uint64_t *result, double *next_look_ms)
 {
     TierLog *log = ctx;
     int k = log->calls++;
@@ -2021,28 +2022,29 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         for (uint32_t i = 0; i < n && i < 3; i++)
             log->slots[k][i] = slots[i];
     }
-    *budget = log->next;
-    if (log->take_over)
+    *next_look_ms = log->stop_after && log->calls >= log->stop_after ? 0 : log->next;
+    bool take = log->take_over_at == k + 1;
+    if (take)
         *result = log->result;
-    return log->take_over;
+    return take;
 }
 
-static JgBaseline *tiered(TierLog *log, int64_t budget)
+/* A baseline whose first look is in `look_ms` (< 0: at once, 0: never). */
+static JgBaseline *tiered(TierLog *log, double look_ms)
 {
     return baseline_with(
-        (JgBaselineOptions){.budget = budget, .tier_up = tier_up, .tier_up_ctx = log});
+        (JgBaselineOptions){.look_ms = look_ms, .tier_up = tier_up, .tier_up_ctx = log});
 }
 
-/* The budget counts back-edges into the loop header (a merge point) and
- * calls (JG_BASELINE_CALL_WEIGHT each); once it is used up the hook gets
- * the header's block and parameters, or the graph's entry and arguments. */
+/* Looks at the hook: a call while one is due asks at the graph's entry
+ * (block 0, the arguments); a loop's back-edge into a merge point while
+ * one is due asks at the header (its parameters). */
 static void test_tier_up(void **state)
 {
     (void)state;
-    /* budget 1: the call itself uses it up; the hook gets block 0 and the
-     * arguments, and declines for good */
-    TierLog log = {.next = INT64_MAX};
-    JgBaseline *bl = tiered(&log, 1);
+    /* a look at once, then none: the call asks at the entry */
+    TierLog log = {.next = 0};
+    JgBaseline *bl = tiered(&log, -1);
     JgGraph *g = sum_graph(true);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 55);
@@ -2053,51 +2055,54 @@ static void test_tier_up(void **state)
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){100}), 5050);
     assert_int_equal(log.calls, 1);
     assert_int_equal(jg_baseline_stats(bl)->tier_ups, 0);
+    assert_int_equal(jg_baseline_stats(bl)->looks, 1);
     jg_baseline_free(bl);
 
-    /* a call's weight and 3 back-edges: at the third, i = 4, acc = 1 + 2 + 3 */
-    log = (TierLog){.next = INT64_MAX};
-    bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 3);
+    /* the entry asks for another look at once: the first back-edge asks,
+     * at i = 2, acc = 1; then no more */
+    log = (TierLog){.next = -1, .stop_after = 2};
+    bl = tiered(&log, -1);
     g = sum_graph(true);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 55);
-    assert_int_equal(log.calls, 1);
-    assert_int_equal(log.blocks[0], SUM_HEAD);
-    assert_int_equal(log.slots[0][0], 4);
-    assert_int_equal(log.slots[0][1], 6);
-    assert_int_equal(log.slots[0][2], 10);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.blocks[1], SUM_HEAD);
+    assert_int_equal(log.slots[1][0], 2);
+    assert_int_equal(log.slots[1][1], 1);
+    assert_int_equal(log.slots[1][2], 10);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 55);
-    assert_int_equal(log.calls, 1);
+    assert_int_equal(log.calls, 2);
     jg_baseline_free(bl);
 
-    /* a budget of 2 back-edges each time: asked at i = 3, 5, 7, 9, 11 */
-    log = (TierLog){.next = 2};
-    bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 2);
+    /* a look at once after every one: the entry, then every back-edge,
+     * i = 2 .. 11 */
+    log = (TierLog){.next = -1};
+    bl = tiered(&log, -1);
     g = sum_graph(true);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 55);
-    assert_int_equal(log.calls, 5);
-    for (int k = 0; k < 5; k++) {
+    assert_int_equal(log.calls, 11);
+    for (int k = 1; k < 11; k++) {
         assert_int_equal(log.blocks[k], SUM_HEAD);
-        assert_int_equal(log.slots[k][0], 3 + 2 * (uint64_t)k);
-        assert_int_equal(log.slots[k][1], (2 + 2 * (uint64_t)k) * (3 + 2 * (uint64_t)k) / 2);
+        assert_int_equal(log.slots[k][0], 1 + (uint64_t)k);
+        assert_int_equal(log.slots[k][1], (uint64_t)k * (1 + (uint64_t)k) / 2);
     }
     jg_baseline_free(bl);
 
     /* another tier takes over at the loop header: its result is the call's */
-    log = (TierLog){.take_over = true, .result = 12345};
-    bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 3);
+    log = (TierLog){.next = -1, .take_over_at = 2, .result = 12345};
+    bl = tiered(&log, -1);
     g = sum_graph(true);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 12345);
-    assert_int_equal(log.calls, 1);
-    assert_int_equal(log.blocks[0], SUM_HEAD);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.blocks[1], SUM_HEAD);
     assert_int_equal(jg_baseline_stats(bl)->tier_ups, 1);
     jg_baseline_free(bl);
 
     /* ... or at the entry */
-    log = (TierLog){.take_over = true, .result = 777};
-    bl = tiered(&log, 1);
+    log = (TierLog){.take_over_at = 1, .result = 777};
+    bl = tiered(&log, -1);
     g = sum_graph(true);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){10}), 777);
@@ -2105,21 +2110,22 @@ static void test_tier_up(void **state)
     assert_int_equal(jg_baseline_stats(bl)->tier_ups, 1);
     jg_baseline_free(bl);
 
-    /* two calls' weight: the second call asks at the entry */
-    log = (TierLog){.next = INT64_MAX};
-    bl = tiered(&log, 2 * JG_BASELINE_CALL_WEIGHT);
-    g = sum_graph(false); /* the header is no merge point: back-edges do not count */
+    /* a header that is no merge point has no look: after the entry's, the
+     * loop runs to its end; the next call asks at the entry */
+    log = (TierLog){.next = -1, .stop_after = 2};
+    bl = tiered(&log, -1);
+    g = sum_graph(false);
     compile(bl, g);
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){100}), 5050);
-    assert_int_equal(log.calls, 0);
-    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){7}), 28);
     assert_int_equal(log.calls, 1);
-    assert_int_equal(log.blocks[0], 0);
-    assert_int_equal(log.slots[0][0], 7);
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){7}), 28);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.blocks[1], 0);
+    assert_int_equal(log.slots[1][0], 7);
     jg_baseline_free(bl);
 
-    /* budget 0: never asked */
-    log = (TierLog){.take_over = true, .result = 1};
+    /* looks 0: never asked */
+    log = (TierLog){.take_over_at = 1, .result = 1};
     bl = tiered(&log, 0);
     g = sum_graph(true);
     compile(bl, g);
@@ -2128,15 +2134,35 @@ static void test_tier_up(void **state)
     jg_baseline_free(bl);
 }
 
-/* A hook that declines with a budget of one back-edge: baseline code
- * leaves for the dispatcher at every back-edge into a loop header (its
- * parameters through the frame's slots, from registers and stack slots)
- * and comes back in at the header. Results must not change. */
+/* A look on the timer (its signal patches the running loop's back-edge):
+ * a loop of tens of milliseconds is asked once, after 2 ms, at its header,
+ * in the middle of its run; the result stays right. */
+static void test_tier_up_on_timer(void **state)
+{
+    (void)state;
+    TierLog log = {.stop_after = 1};
+    JgBaseline *bl = tiered(&log, 2);
+    JgGraph *g = sum_graph(true);
+    compile(bl, g);
+    uint64_t n = 50000000;
+    assert_int_equal(jg_baseline_call(bl, g, &n), n * (n + 1) / 2);
+    assert_int_equal(log.calls, 1);
+    assert_int_equal(log.blocks[0], SUM_HEAD);
+    assert_true(log.slots[0][0] > 1 && log.slots[0][0] <= n);
+    assert_int_equal(log.slots[0][1], (log.slots[0][0] - 1) * log.slots[0][0] / 2);
+    assert_int_equal(jg_baseline_stats(bl)->looks, 1);
+    jg_baseline_free(bl);
+}
+
+/* A hook that declines and asks for a look at once: baseline code leaves
+ * for the dispatcher at every back-edge into a loop header (its parameters
+ * through the frame's slots, from registers and stack slots) and comes
+ * back in at the header. Results must not change. */
 static void test_tier_up_every_back_edge(void **state)
 {
     (void)state;
-    TierLog log = {.next = 1};
-    JgBaseline *bl = tiered(&log, 1);
+    TierLog log = {.next = -1};
+    JgBaseline *bl = tiered(&log, -1);
     JgGraph *graphs[6];
     graphs[0] = sum_graph(true);
     graphs[1] = pressure_graph();
@@ -2168,8 +2194,8 @@ static void test_tier_up_every_back_edge(void **state)
 static void test_tier_up_entry_loop(void **state)
 {
     (void)state;
-    TierLog log = {.next = INT64_MAX};
-    JgBaseline *bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 3);
+    TierLog log = {.next = -1, .stop_after = 2};
+    JgBaseline *bl = tiered(&log, -1);
     /* loop0(i, acc, n): i < n ? loop0(i + 1, acc + i, n) : acc */
     JgGraph *g = residual("loop0", JG_I64, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
     uint32_t done = jg_block_new(g, 0, NULL);
@@ -2181,11 +2207,12 @@ static void test_tier_up_entry_loop(void **state)
     jg_set_return(g, done, acc);
     compile(bl, g);
     assert_int_equal(same(bl, g, (uint64_t[]){0, 0, 10}), 45);
-    assert_int_equal(log.calls, 1);
-    assert_int_equal(log.blocks[0], 0);
-    assert_int_equal(log.slots[0][0], 3);
-    assert_int_equal(log.slots[0][1], 3);
-    assert_int_equal(log.slots[0][2], 10);
+    /* at the call, then at the first back-edge */
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.blocks[1], 0);
+    assert_int_equal(log.slots[1][0], 1);
+    assert_int_equal(log.slots[1][1], 0);
+    assert_int_equal(log.slots[1][2], 10);
     jg_baseline_free(bl);
 }
 
@@ -2241,9 +2268,9 @@ static void test_loop_rotation(void **state)
 }
 
 /* A back-edge that passes on through several merge points (blocks 2 and 3,
- * which only pass their parameters on, then the header) counts the budget
- * once, at the first of them. */
-static void test_budget_counted_once(void **state)
+ * which only pass their parameters on, then the header) has one look
+ * site, at the first of them. */
+static void test_look_site_once(void **state)
 {
     (void)state;
     /* sum(n) with the back-edge body -> M1 -> M2 -> head, M1 and M2 before the body */
@@ -2265,17 +2292,16 @@ static void test_budget_counted_once(void **state)
     go(g, m2, head, 3, (JgVal[]){P(g, m2, 0), P(g, m2, 1), P(g, m2, 2)});
     jg_set_return(g, done, acc);
 
-    /* a call's weight and 3 back-edges: asked at the third, at M1, with
-     * i = 4 and acc = 1 + 2 + 3 (counting at each merge point, it would be
-     * asked in the first iteration, at the header) */
-    TierLog log = {.next = INT64_MAX};
-    JgBaseline *bl = tiered(&log, JG_BASELINE_CALL_WEIGHT + 3);
+    /* a look at once after the entry's: asked at the first back-edge, at
+     * M1 (not at the header), with i = 2 and acc = 1 */
+    TierLog log = {.next = -1, .stop_after = 2};
+    JgBaseline *bl = tiered(&log, -1);
     compile(bl, g);
     assert_int_equal(same(bl, g, (uint64_t[]){10}), 55);
-    assert_int_equal(log.calls, 1);
-    assert_int_equal(log.blocks[0], m1);
-    assert_int_equal(log.slots[0][0], 4);
-    assert_int_equal(log.slots[0][1], 6);
+    assert_int_equal(log.calls, 2);
+    assert_int_equal(log.blocks[1], m1);
+    assert_int_equal(log.slots[1][0], 2);
+    assert_int_equal(log.slots[1][1], 1);
     jg_baseline_free(bl);
 }
 
@@ -2329,8 +2355,8 @@ static void test_branch_through_merge_point(void **state)
             fail_msg("form %d: a bool materialized:\n%s", how, text);
         free(text);
 
-        TierLog log = {.next = 1};
-        JgBaseline *bl = tiered(&log, 1);
+        TierLog log = {.next = -1};
+        JgBaseline *bl = tiered(&log, -1);
         JgGraph *g = countdown_graph(how);
         compile(bl, g);
         assert_int_equal(same(bl, g, (uint64_t[]){5}), 15);
@@ -2491,9 +2517,10 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_reentrant_portal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_every_back_edge, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_tier_up_on_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_through_merge_point, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loop_rotation, setup, teardown),
-        cmocka_unit_test_setup_teardown(test_budget_counted_once, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_look_site_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_entry_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
