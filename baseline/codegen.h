@@ -90,12 +90,8 @@ static inline bool bl_flows(const JgTerm *t)
 /* The value v stands for (parameter aliases, homes.c). */
 static inline JgVal bl_resolve(const Codegen *c, JgVal v)
 {
-    /* path halving: chains of aliases (parameters passed on through many
-     * blocks) get short as they are walked */
-    while (v && c->alias[v] != v) {
-        c->alias[v] = c->alias[c->alias[v]];
+    while (v && c->alias[v] != v)
         v = c->alias[v];
-    }
     return v;
 }
 
