@@ -89,6 +89,10 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
 uint32_t jg_baseline_methods(const JgBaseline *bl, const JgGraph *g);
 uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t m);
 
+/* The machine code of the largest loop back to `block` of `g` (from the
+ * loop's top to its back-edge's end), 0 when none is known. */
+uint32_t jg_baseline_loop_bytes(const JgBaseline *bl, const JgGraph *g, uint32_t block);
+
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl);
 
 #endif

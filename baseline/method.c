@@ -1185,10 +1185,39 @@ static void emit_copy(Codegen *c, uint32_t b)
     emit_nested(c, b, &c->rotating, false);
 }
 
+/* The size of the loop a look site closes: the code from the target of
+ * the first jump after the site, when that jump goes back over the site
+ * (the loop's back-edge, after the header's test copied there), to the
+ * jump's end; 0 when the site is followed by no such jump. */
+static uint32_t loop_bytes(const X64Buf *b, uint32_t site)
+{
+    const X64Fixup *next = NULL;
+    for (uint32_t i = 0; i < b->nfixups; i++)
+        if (b->fixups[i].at > site && (!next || b->fixups[i].at < next->at))
+            next = &b->fixups[i];
+    if (!next || next->label >= b->nlabels)
+        return 0;
+    uint32_t target = b->labels[next->label], end = next->at + 4;
+    return target <= site ? end - target : 0;
+}
+
+/* Each loop header's largest loop (BlGraph.loop_bytes): what the tier-up
+ * weighs LLVM's gain by (driver/tier_policy.h). */
+static void note_loops(Codegen *c)
+{
+    for (uint32_t i = 0; i < c->nexits; i++) {
+        uint32_t *slot = &c->bg->loop_bytes[c->exits[i].target];
+        uint32_t n = loop_bytes(&c->buf, c->buf.labels[c->exits[i].site]);
+        if (n > *slot)
+            *slot = n;
+    }
+}
+
 /* The finished code in executable memory, its back-edges' look sites
  * registered; NULL on failure. */
 static void *install(Codegen *c)
 {
+    note_loops(c);
     uint8_t *code = bl_install(c->bg->bl, c->buf.code, c->buf.len);
     BlSite *sites = malloc(sizeof *sites * (c->nexits ? c->nexits : 1));
     bool ok = code && sites;

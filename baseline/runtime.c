@@ -125,6 +125,7 @@ static void free_graph(BlGraph *bg)
     free(bg->methods);
     free(bg->ids);
     free(bg->enterable);
+    free(bg->loop_bytes);
     free(bg);
 }
 
@@ -173,6 +174,12 @@ uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t
     return bg && m < bg->nmethods ? bg->methods[m].hi : 0;
 }
 
+uint32_t jg_baseline_loop_bytes(const JgBaseline *bl, const JgGraph *g, uint32_t block)
+{
+    const BlGraph *bg = find(bl, g);
+    return bg && block < bg->ncompiled ? bg->loop_bytes[block] : 0;
+}
+
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl)
 {
     return &bl->stats;
@@ -192,7 +199,10 @@ static bool reserve(BlGraph *bg, uint32_t nblocks, uint32_t method)
         bool *enterable = realloc(bg->enterable, sizeof *enterable * cap);
         if (enterable)
             bg->enterable = enterable;
-        if (!ids || !enterable)
+        uint32_t *loops = realloc(bg->loop_bytes, sizeof *loops * cap);
+        if (loops)
+            bg->loop_bytes = loops;
+        if (!ids || !enterable || !loops)
             return false;
         bg->ids_cap = cap;
     }
@@ -239,6 +249,7 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     for (uint32_t b = lo; b < hi; b++) {
         bg->ids[b] = BL_BLOCKID(method, b - lo);
         bg->enterable[b] = b == lo || (g->blocks.items[b].flags & JG_BLOCK_ENTRY);
+        bg->loop_bytes[b] = 0;
     }
     bg->ncompiled = hi;
     bg->nmethods = method + 1;

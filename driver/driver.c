@@ -18,6 +18,7 @@
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
 #include "pe/pe.h"
+#include "tier_policy.h"
 
 /* Residual blocks a tiered run evaluates in a secondary before compiling it
  * (JgLlvmOptions.lazy_threshold; docs/backend.md, "Evaluated secondaries"). */
@@ -36,6 +37,7 @@ struct JgDriver {
                                    engine's first tier */
     int64_t tier_up_ms;         /* the jit engine: baseline time before LLVM, 0: none */
     double tier_t0;             /* the first hand-over to the baseline tier */
+    double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
@@ -172,7 +174,15 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         double waited = now - d->tier_t0;
         if (!d->tier_now && waited < (double)d->tier_up_ms) {
             *next_look_ms = (double)d->tier_up_ms - waited;
-            return false; /* too early */
+            return false; /* too early for any loop */
+        }
+        if (!d->tier_now) {
+            d->tier_delay_ms = jg_tier_up_delay((double)d->tier_up_ms,
+                                                jg_baseline_loop_bytes(d->baseline, g, block));
+            if (waited < d->tier_delay_ms) {
+                *next_look_ms = d->tier_delay_ms - waited;
+                return false; /* a small loop waits longer (tier_policy.h) */
+            }
         }
         JgLlvmOptions lo = backend_options(d);
         d->tier_graph = r;
@@ -483,6 +493,8 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);
         fprintf(out, "baseline.looks: %llu\n", (unsigned long long)b->looks);
+        if (d->tier_delay_ms > 0) /* the cost rule's choice */
+            fprintf(out, "baseline.tier_up_delay_ms: %.0f\n", d->tier_delay_ms);
     }
     if (!d->llvm && d->baseline) {
         fprintf(out, "jit.compile_ms: %.3f\n", d->frontend_ms + s->ms + baseline_ms);

@@ -2124,6 +2124,23 @@ static void test_tier_up(void **state)
     assert_int_equal(log.slots[1][0], 7);
     jg_baseline_free(bl);
 
+    /* the loop's size, for the tier-up's cost rule: sum's loop is a few
+     * instructions; no loop goes back to the entry; without looks, no
+     * sites and no sizes */
+    bl = tiered(&log, -1);
+    g = sum_graph(true);
+    compile(bl, g);
+    uint32_t bytes = jg_baseline_loop_bytes(bl, g, SUM_HEAD);
+    assert_true(bytes > 10 && bytes <= 64);
+    assert_int_equal(jg_baseline_loop_bytes(bl, g, 0), 0);
+    assert_int_equal(jg_baseline_loop_bytes(bl, g, 999), 0);
+    jg_baseline_free(bl);
+    bl = tiered(&log, 0);
+    g = sum_graph(true);
+    compile(bl, g);
+    assert_int_equal(jg_baseline_loop_bytes(bl, g, SUM_HEAD), 0);
+    jg_baseline_free(bl);
+
     /* looks 0: never asked */
     log = (TierLog){.take_over_at = 1, .result = 1};
     bl = tiered(&log, 0);

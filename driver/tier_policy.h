@@ -1,0 +1,21 @@
+/* When the jit engine's baseline code hands a hot loop to LLVM: the cost
+ * rule of the tier-up (docs/baseline.md, "When LLVM takes over"). */
+#ifndef JITGEN_DRIVER_TIER_POLICY_H
+#define JITGEN_DRIVER_TIER_POLICY_H
+
+#include <stdint.h>
+
+/* A loop whose baseline code, from its top to its back-edge, fits in this
+ * many bytes (one line of the instruction cache) waits
+ * TIER_UP_SMALL_LOOP_FACTOR times the tier-up delay. Fibonacci's loop
+ * (unrolled: two trips per back-edge) is 42 bytes and factorial's 49; the
+ * accumulator's, with its object checks, 321. */
+#define TIER_UP_SMALL_LOOP_BYTES 64
+#define TIER_UP_SMALL_LOOP_FACTOR 8
+
+/* The baseline time (ms) after which LLVM compiles a loop whose baseline
+ * code is `loop_bytes` long (0: unknown, as at a call), given the engine's
+ * delay `delay_ms`. */
+double jg_tier_up_delay(double delay_ms, uint32_t loop_bytes);
+
+#endif
