@@ -39,6 +39,20 @@ typedef struct BlFuse {
     bool invert;    /* the target's branch tests that parameter being 0 */
 } BlFuse;
 
+/* A fused comparison of `t = x - C` (C > 0 a constant, t read by nothing
+ * else) with a constant, that compares x instead (homes.c, find_folds): the
+ * subtraction needs no code. An equality compares x with K + C; an order
+ * holds where `x > imm` or, as t wraps around, `x < wrap` (INT64_MIN + C),
+ * which is checked on the way where the first test fails (method.c,
+ * two_way_wrapped); `pos`: that disjunction is the comparison holding (sgt,
+ * sge), not failing (slt, sle). */
+typedef struct BlFold {
+    JgVal x;
+    int32_t imm;
+    bool ordered, pos;
+    int64_t wrap;
+} BlFold;
+
 typedef struct Codegen {
     BlGraph *bg;
     const JgGraph *g;
@@ -51,22 +65,26 @@ typedef struct Codegen {
     uint32_t *labels;    /* per local block */
     uint32_t epilogue;
     uint32_t nslots, nscratch, area_bytes;
-    bool looks;        /* back-edges into merge points can leave for the
-                          tier-up hook (look_site) */
-    uint32_t current;  /* the block being lowered */
-    uint32_t rotating; /* copies of blocks being lowered (method.c, rotates) */
-    uint32_t placing;  /* blocks being placed where a jump to them would be
-                          (method.c, places_here) */
-    BlFuse *fused;     /* per local block: its last op with code when that is
-                          an ICMP only a BRANCH reads (its own, or the one of
-                          the block its goto goes to), which becomes the
-                          branch's compare (homes.c) */
-    bool *dead;        /* per value: a pure result nothing reads, no code */
-    bool *scaled;      /* per value: a shift by 1..3 that only the next op, an
-                          add, reads: no code, the add is an lea (homes.c) */
-    bool *reached;     /* per local block: it has code (method.c, find_reached) */
-    bool *last;        /* per local block: a goto branches through it (BlFuse
-                          with a parameter), its code is placed last */
+    bool looks;         /* back-edges into merge points can leave for the
+                           tier-up hook (look_site) */
+    uint32_t current;   /* the block being lowered */
+    uint32_t rotating;  /* copies of blocks being lowered (method.c, rotates) */
+    uint32_t placing;   /* blocks being placed where a jump to them would be
+                           (method.c, places_here) */
+    BlFuse *fused;      /* per local block: its last op with code when that is
+                           an ICMP only a BRANCH reads (its own, or the one of
+                           the block its goto goes to), which becomes the
+                           branch's compare (homes.c) */
+    bool *dead;         /* per value: a pure result nothing reads, no code */
+    bool *scaled;       /* per value: a shift by 1..3 that only the next op, an
+                           add, reads: no code, the add is an lea (homes.c) */
+    bool *folded;       /* per value: a subtraction a comparison absorbs (BlFold) */
+    BlFold *fold;       /* per local block: its fused comparison's fold (x: 0, none) */
+    const BlFold *wrap; /* the fold whose wrap-around the next two_way checks */
+    bool wrap_yes_is_d; /* ... its yes side being where the disjunction holds */
+    bool *reached;      /* per local block: it has code (method.c, find_reached) */
+    bool *last;         /* per local block: a goto branches through it (BlFuse
+                           with a parameter), its code is placed last */
     BlExit *exits;
     uint32_t nexits, exits_cap;
     char *err;
@@ -146,8 +164,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
  * (homes.c, alias), or nothing reads it (dead). */
 static inline bool bl_no_code(const Codegen *c, const JgOp *op)
 {
-    return op->result &&
-           (c->alias[op->result] != op->result || c->dead[op->result] || c->scaled[op->result]);
+    return op->result && (c->alias[op->result] != op->result || c->dead[op->result] ||
+                          c->scaled[op->result] || c->folded[op->result]);
 }
 
 /* Aliases, homes and registers of every value the method defines, the

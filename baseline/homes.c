@@ -146,6 +146,7 @@ typedef struct Classes {
     uint32_t words;    /* of a bit set over the numbers */
     uint64_t *rows;    /* per root: what its members interfere with (NULL: no coalescing) */
     uint64_t *crosses; /* bit set: live across a call (or an ALLOCA's rep stosb) */
+    uint64_t *live_in; /* per local block: what is live at its start */
 } Classes;
 
 static uint32_t find(Classes *k, uint32_t i)
@@ -377,7 +378,7 @@ static bool find_interference(const Codegen *c, Classes *k)
         live_out(c, k, live_in, b, live);
         walk_block(c, k, b, live, true);
     }
-    free(live_in);
+    k->live_in = live_in;
     free(live);
     return true;
 }
@@ -701,7 +702,8 @@ static void count_reads(const Codegen *c, uint32_t *reads)
             for (uint32_t a = 0; a < link->nargs; a++) {
                 JgVal v = bl_resolve(c, link->args[a]);
                 if (!(bl_internal(c, link->target) && to && a < to->nparams &&
-                      bl_resolve(c, to->params[a]) == v))
+                      bl_resolve(c, to->params[a]) == v) &&
+                    !to_dead_param(c, link, a))
                     reads[v]++;
             }
         }
@@ -824,6 +826,89 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
     free(reads);
 }
 
+/* The fold of block b's fused comparison `cmp` (BlFold), when its first
+ * operand is `x - C` that nothing else reads and x lives on after b (its
+ * home still holds it once b's goto has moved its arguments). */
+static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads, uint32_t b,
+                      const JgOp *cmp)
+{
+    BlFold none = {0};
+    const JgGraph *g = c->g;
+    JgPred pred = (JgPred)cmp->pred;
+    bool ordered = pred >= JG_SGT && pred <= JG_SLE;
+    if (cmp->nargs != 2 || (!ordered && pred != JG_EQ && pred != JG_NE) ||
+        jg_value_type(g, cmp->args[0]) != JG_I64 || !jg_is_const(g, cmp->args[1]))
+        return none;
+    JgVal t = bl_resolve(c, cmp->args[0]);
+    const JgValueInfo *info = jg_value(g, t);
+    if (!t || info->kind != JG_VK_OP || !bl_internal(c, info->block) || reads[t] != 1)
+        return none;
+    const JgOp *sub = &g->blocks.items[info->block].ops.items[info->index];
+    if ((sub->opcode != JG_OP_SUB && sub->opcode != JG_OP_ADD) || sub->type != JG_I64 ||
+        sub->nargs != 2 || !jg_is_const(g, sub->args[1]) || bl_no_code(c, sub))
+        return none;
+    int64_t step = (int64_t)jg_value(g, sub->args[1])->bits;
+    int64_t minus = sub->opcode == JG_OP_SUB ? step : (int64_t)(0 - (uint64_t)step);
+    JgVal x = bl_resolve(c, sub->args[0]);
+    uint32_t xi = number(c, k, x);
+    if (minus <= 0 || minus > INT32_MAX || !x || jg_is_const(g, x) || xi == NONE)
+        return none;
+    bool lives_on = false;
+    const JgTerm *term = &g->blocks.items[b].term;
+    for (uint32_t l = 0; bl_flows(term) && l < term->nlinks; l++) {
+        uint32_t s = term->links[l].target;
+        if (bl_internal(c, s) && set_has(k->live_in + (size_t)(s - c->lo) * k->words, xi))
+            lives_on = true;
+    }
+    if (!lives_on)
+        return none;
+    int64_t kk = (int64_t)jg_value(g, cmp->args[1])->bits;
+    /* as `t > k2` (pos) or its negation */
+    bool pos = pred == JG_SGT || pred == JG_SGE;
+    int64_t k2 = kk;
+    if (pred == JG_SGE || pred == JG_SLT) {
+        if (kk == INT64_MIN)
+            return none;
+        k2 = kk - 1;
+    }
+    /* t = x - minus: x > k2 + minus, or t wrapped around (x < INT64_MIN +
+     * minus, t near INT64_MAX, above k2 when k2 + minus fits) */
+    int64_t imm = (int64_t)((uint64_t)(ordered ? k2 : kk) + (uint64_t)minus);
+    if (ordered && k2 > INT64_MAX - minus)
+        return none;
+    if (imm < INT32_MIN || imm > INT32_MAX)
+        return none;
+    return (BlFold){.x = x,
+                    .imm = (int32_t)imm,
+                    .ordered = ordered,
+                    .pos = pos,
+                    .wrap = (int64_t)((uint64_t)INT64_MIN + (uint64_t)minus)};
+}
+
+/* Folds (BlFold) of the method's fused comparisons, once homes are known. */
+static void find_folds(Codegen *c, const Classes *k)
+{
+    if (!k->live_in)
+        return;
+    uint32_t *reads = calloc(c->g->values.count, sizeof *reads);
+    if (!reads)
+        return; /* no folds: the same results */
+    count_reads(c, reads);
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const BlFuse *fuse = &c->fused[b - c->lo];
+        if (!fuse->op)
+            continue;
+        const JgOp *cmp = &c->g->blocks.items[b].ops.items[fuse->op - 1];
+        BlFold f = fold_of(c, k, reads, b, cmp);
+        if (!f.x)
+            continue;
+        c->fold[b - c->lo] = f;
+        c->folded[bl_resolve(c, cmp->args[0])] = true;
+        reads[bl_resolve(c, cmp->args[0])] = 0; /* another comparison cannot take it */
+    }
+    free(reads);
+}
+
 static void free_classes(Classes *k)
 {
     free(k->index);
@@ -832,6 +917,7 @@ static void free_classes(Classes *k)
     free(k->next);
     free(k->rows);
     free(k->crosses);
+    free(k->live_in);
 }
 
 bool bl_assign_homes(Codegen *c)
@@ -878,6 +964,7 @@ bool bl_assign_homes(Codegen *c)
                 for (uint32_t m = i, slot = c->nslots++; m != NONE; m = k.next[m])
                     c->home[k.value[m]] = SLOTS_AT - 8 * (int32_t)slot;
         assign_registers(c, &k, hot, weight);
+        find_folds(c, &k);
     }
     free_classes(&k);
     free(preds.start);

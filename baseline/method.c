@@ -250,6 +250,16 @@ static void compare(Codegen *c, const JgOp *op)
     x64_alu_rr(&c->buf, X64_CMP, a, b);
 }
 
+/* The comparison of a fold (BlFold): x against its immediate. */
+static void compare_fold(Codegen *c, const BlFold *f)
+{
+    X64Reg a = operand(c, f->x, X64_RAX);
+    if (f->imm == 0)
+        x64_test_rr(&c->buf, a, a);
+    else
+        x64_alu_ri(&c->buf, X64_CMP, a, f->imm);
+}
+
 static void lower_icmp(Codegen *c, const JgOp *op)
 {
     compare(c, op);
@@ -948,9 +958,49 @@ static void two_way_side(Codegen *c, const JgLink *l, const JgLink *counted, uin
  * way is only a jump (and has no look site) is a jcc straight there; with
  * `counted`, each side first has that back-edge's look site (two_way_side), its
  * target's parameter `param` being `yes_bit` on the yes side. */
+/* `cmp x, wrap` (a fold's wrap-around bound), then `jcc to`. */
+static void wrap_check(Codegen *c, const BlFold *f, X64Cond cond, uint32_t to)
+{
+    X64Reg a = operand(c, f->x, X64_RCX);
+    x64_mov_ri(&c->buf, X64_RAX, (uint64_t)f->wrap);
+    x64_alu_rr(&c->buf, X64_CMP, a, X64_RAX);
+    x64_jcc(&c->buf, cond, to);
+}
+
+/* two_way on a fold's order (BlFold): the disjunction D = `x > imm` (the
+ * flags) or `x < wrap` leads to one side, the rest to the other; the
+ * wrap-around is tested only where the flags say no, so the way the flags
+ * take (a loop's back-edge, usually) is one jcc. */
+static void two_way_wrapped(Codegen *c, const BlFold *f, bool yes_is_d, const JgLink *yes,
+                            const JgLink *no, const JgLink *counted, uint32_t param, bool yes_bit)
+{
+    const JgLink *d = yes_is_d ? yes : no, *other = yes_is_d ? no : yes;
+    bool d_bit = yes_is_d ? yes_bit : !yes_bit;
+    uint32_t direct;
+    if (!counted && jump_only(c, d, 0, &direct)) {
+        x64_jcc(&c->buf, X64_G, direct);
+        wrap_check(c, f, X64_L, direct);
+        two_way_side(c, other, counted, param, !d_bit);
+        return;
+    }
+    uint32_t to_d = x64_label(&c->buf), to_other = x64_label(&c->buf);
+    x64_jcc(&c->buf, X64_G, to_d);
+    wrap_check(c, f, X64_GE, to_other);
+    x64_place(&c->buf, to_d);
+    two_way_side(c, d, counted, param, d_bit);
+    x64_place(&c->buf, to_other);
+    two_way_side(c, other, counted, param, !d_bit);
+}
+
 static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *no,
                     const JgLink *counted, uint32_t param, bool yes_bit)
 {
+    const BlFold *wrap = c->wrap;
+    c->wrap = NULL; /* the sides may have branches of their own */
+    if (wrap) {
+        two_way_wrapped(c, wrap, c->wrap_yes_is_d, yes, no, counted, param, yes_bit);
+        return;
+    }
     uint32_t direct_yes, direct_no;
     bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes);
     bool jump_no = !counted && jump_only(c, no, 0, &direct_no);
@@ -1017,14 +1067,22 @@ static void lower_terminator(Codegen *c, uint32_t block)
     const JgTerm *t = &bk->term;
     const BlFuse *fuse = &c->fused[block - c->lo];
     const JgOp *cmp = fuse->op ? &bk->ops.items[fuse->op - 1] : NULL;
+    const BlFold *fold = cmp && c->fold[block - c->lo].x ? &c->fold[block - c->lo] : NULL;
     switch ((JgTermKind)t->kind) {
     case JG_TERM_GOTO:
         if (cmp) { /* the comparison, the goto's moves (mov keeps the flags), then the
                       branch of the block it goes to (homes.c, find_fused) */
             const JgLink *l = &t->links[0];
             const JgBlock *to = &c->g->blocks.items[l->target];
-            compare(c, cmp);
+            if (fold)
+                compare_fold(c, fold);
+            else
+                compare(c, cmp);
             parallel_move(c, l, to, fuse->param);
+            /* the branch takes its yes side where the comparison holds (not
+             * holds, through an inverted parameter) */
+            c->wrap = fold && fold->ordered ? fold : NULL;
+            c->wrap_yes_is_d = fold && fold->pos != (fuse->param && fuse->invert);
             if (fuse->param)
                 branch_through(c, l, cmp, fuse);
             else
@@ -1034,8 +1092,12 @@ static void lower_terminator(Codegen *c, uint32_t block)
         emit_link(c, &t->links[0]);
         return;
     case JG_TERM_BRANCH:
-        if (cmp)
+        if (fold)
+            compare_fold(c, fold);
+        else if (cmp)
             compare(c, cmp);
+        c->wrap = fold && fold->ordered ? fold : NULL;
+        c->wrap_yes_is_d = fold && fold->pos;
         branch(c, block, t, cmp);
         return;
     case JG_TERM_SWITCH: {
@@ -1244,10 +1306,12 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.fused = calloc(hi - lo, sizeof *c.fused);
     c.dead = calloc(g->values.count, sizeof *c.dead);
     c.scaled = calloc(g->values.count, sizeof *c.scaled);
+    c.folded = calloc(g->values.count, sizeof *c.folded);
+    c.fold = calloc(hi - lo, sizeof *c.fold);
     c.reached = calloc(hi - lo, sizeof *c.reached);
     c.last = calloc(hi - lo, sizeof *c.last);
     bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead &&
-              c.scaled && c.reached && c.last;
+              c.scaled && c.folded && c.fold && c.reached && c.last;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
@@ -1307,6 +1371,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.fused);
     free(c.dead);
     free(c.scaled);
+    free(c.folded);
+    free(c.fold);
     free(c.reached);
     free(c.last);
     return ok;

@@ -2387,6 +2387,71 @@ static void test_branch_through_merge_point(void **state)
     }
 }
 
+/* f(x) = (x - c) PRED k ? x ^ 7 : x ^ 9, the subtraction read by the
+ * comparison only (as `add x, -c` when `as_add`), x read on both sides. */
+static JgGraph *fold_graph(JgPred pred, int64_t c, int64_t k, bool as_add)
+{
+    JgGraph *g = residual("fold", JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t yes = jg_block_new(g, 0, NULL), no = jg_block_new(g, 0, NULL);
+    JgVal x = P(g, 0, 0);
+    JgVal t = as_add ? op2(g, 0, JG_OP_ADD, JG_I64, x, k64(g, (uint64_t)-c))
+                     : op2(g, 0, JG_OP_SUB, JG_I64, x, k64(g, (uint64_t)c));
+    jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, pred, t, k64(g, (uint64_t)k)),
+                  jg_link(g, yes, 0, NULL), jg_link(g, no, 0, NULL));
+    jg_set_return(g, yes, op2(g, yes, JG_OP_XOR, JG_I64, x, k64(g, 7)));
+    jg_set_return(g, no, op2(g, no, JG_OP_XOR, JG_I64, x, k64(g, 9)));
+    return g;
+}
+
+/* A comparison of `x - c` with a constant compares x with k + c, the
+ * subtraction without code; an order also tests, where the first test
+ * fails, whether x - c wrapped around (x near INT64_MIN): the results are
+ * the evaluator's at and around every edge. */
+static void test_folded_compare(void **state)
+{
+    (void)state;
+    static const JgPred preds[] = {JG_SGT, JG_SGE, JG_SLT, JG_SLE, JG_EQ, JG_NE};
+    static const int64_t cs[] = {1, 5}, ks[] = {0, 3, -2};
+    Expect edges[] = {{(uint64_t)INT64_MIN, 0},
+                      {(uint64_t)INT64_MIN + 1, 0},
+                      {(uint64_t)INT64_MIN + 4, 0},
+                      {(uint64_t)INT64_MIN + 5, 0},
+                      {(uint64_t)INT64_MIN + 6, 0},
+                      {(uint64_t)-3, 0},
+                      {(uint64_t)-1, 0},
+                      {(uint64_t)INT64_MAX - 1, 0},
+                      {(uint64_t)INT64_MAX, 0}};
+    for (size_t p = 0; p < sizeof preds / sizeof *preds; p++)
+        for (size_t ci = 0; ci < 2; ci++)
+            for (size_t ki = 0; ki < 3; ki++) {
+                JgGraph *g = fold_graph(preds[p], cs[ci], ks[ki], ki == 1);
+                JgBaseline *bl = baseline();
+                compile(bl, g);
+                for (size_t e = 0; e < sizeof edges / sizeof *edges; e++)
+                    same(bl, g, &edges[e].in);
+                for (int64_t x = -8; x <= 12; x++)
+                    same(bl, g, (uint64_t[]){(uint64_t)x});
+                jg_baseline_free(bl);
+                char *text = checked_asm(fold_graph(preds[p], cs[ci], ks[ki], ki == 1), NULL, 0);
+                /* `t >= k` is `t > k - 1`, `t < k` its negation */
+                int64_t imm = ks[ki] + cs[ci] - (preds[p] == JG_SGE || preds[p] == JG_SLT);
+                char want[64];
+                snprintf(want, sizeof want, ", %lld\n", (long long)imm);
+                if (imm == 0)
+                    snprintf(want, sizeof want, "test r");
+                bool ordered = preds[p] != JG_EQ && preds[p] != JG_NE;
+                /* no subtraction (the prologue's `sub rsp` aside) */
+                if (!strstr(text, want) ||
+                    count_lines_with(text, "sub r") != count_lines_with(text, "sub rsp") ||
+                    count_lines_with(text, "lea r") != count_lines_with(text, "lea rsp") ||
+                    strstr(text, "add r") ||
+                    (ordered != (strstr(text, "movabs rax, 0x800000000000000") != NULL)))
+                    fail_msg("pred %d, c %lld, k %lld: not folded:\n%s", preds[p],
+                             (long long)cs[ci], (long long)ks[ki], text);
+                free(text);
+            }
+}
+
 /* ---- big graphs ----------------------------------------------------------------- */
 
 /* A loop whose body computes more than 4096 values (no coalescing, no
@@ -2537,6 +2602,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_tier_up_on_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_through_merge_point, setup, teardown),
         cmocka_unit_test_setup_teardown(test_loop_rotation, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_folded_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_look_site_once, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_entry_loop, setup, teardown),
         cmocka_unit_test_setup_teardown(test_many_values, setup, teardown),
