@@ -8,7 +8,7 @@
  * back-edges, register pressure, switches, returns of every type, memory,
  * native calls (registers, libffi, variadic, computed callees), values
  * live across calls, portal calls, flexswitches grown by a miss callback,
- * the tier-up hook and its budget, methods, big graphs without coalescing,
+ * the tier-up hook and its looks, methods, big graphs without coalescing,
  * and compile errors. On a host without baseline code, everything is
  * skipped. */
 #include <setjmp.h>
