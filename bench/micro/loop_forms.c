@@ -3,6 +3,7 @@
  * "Loops that count nothing"). x86-64 only:
  *   gcc -O2 -o /tmp/loop_forms bench/micro/loop_forms.c && /tmp/loop_forms
  * Each form prints the fastest of 5 runs in ms; all compute the same value. */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
 #include <time.h>
