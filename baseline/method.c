@@ -954,10 +954,6 @@ static void two_way_side(Codegen *c, const JgLink *l, const JgLink *counted, uin
     emit_link_from(c, l, 0, counted != NULL);
 }
 
-/* Follows `yes` when condition `cond` holds, `no` otherwise. A side whose
- * way is only a jump (and has no look site) is a jcc straight there; with
- * `counted`, each side first has that back-edge's look site (two_way_side), its
- * target's parameter `param` being `yes_bit` on the yes side. */
 /* `cmp x, wrap` (a fold's wrap-around bound), then `jcc to`. */
 static void wrap_check(Codegen *c, const BlFold *f, X64Cond cond, uint32_t to)
 {
@@ -992,6 +988,11 @@ static void two_way_wrapped(Codegen *c, const BlFold *f, bool yes_is_d, const Jg
     two_way_side(c, other, counted, param, !d_bit);
 }
 
+/* Follows `yes` when condition `cond` holds, `no` otherwise. A side whose
+ * way is only a jump (and has no look site) is a jcc straight there; with
+ * `counted`, each side first has that back-edge's look site (two_way_side), its
+ * target's parameter `param` being `yes_bit` on the yes side. A fold's
+ * order (c->wrap) goes through two_way_wrapped. */
 static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *no,
                     const JgLink *counted, uint32_t param, bool yes_bit)
 {
