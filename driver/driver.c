@@ -166,7 +166,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     JgDriver *d = ctx;
     char err[512];
     double now = now_ms();
-    *next_look_ms = d->tier_now ? -1 : TIER_POLL_MS;
+    *next_look_ms = d->tier_now ? -1 : (double)d->tier_up_ms;
     JgResidual *r = residual_of(d, g);
     if (!r)
         return false;
@@ -192,8 +192,10 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
             fatal("LLVM could not start", "out of memory");
     }
     if (d->tier_start) {
-        if (!d->tier_now && !jg_backend_ready(d->tier_start))
+        if (!d->tier_now && !jg_backend_ready(d->tier_start)) {
+            *next_look_ms = TIER_POLL_MS;
             return false;
+        }
         d->llvm = jg_backend_join(d->tier_start, &d->backend, &d->backend_open_ms, err, sizeof err);
         d->tier_start = NULL;
         if (!d->llvm)
@@ -202,9 +204,6 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
             fatal("LLVM compilation failed", d->tier_err);
         d->tier_graph->backend = d->llvm;
     }
-    /* LLVM runs: what still runs baseline code is looked at less often */
-    if (!d->tier_now)
-        *next_look_ms = (double)d->tier_up_ms;
     if (r->backend != d->llvm) {
         if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err))
             fatal("LLVM compilation failed", err);
