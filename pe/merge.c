@@ -487,6 +487,11 @@ static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
         v.offset = c.offset;
         c = v;
     }
+    /* binding an earlier slot materialized the object this one holds (one
+     * object in several slots, a field's value residualized): the block
+     * receives its address, like the other slots holding it */
+    if (slot->kind == AV_VIRT && c.kind != AV_VIRT)
+        *slot = av_var((JgType)c.type, 0);
     if (slot->kind == AV_VAR) {
         /* the same residual value in several slots stays one parameter, so
          * what is known about it (the heap cache) stays attached */

@@ -43,6 +43,16 @@ add_test(NAME e2e_recurrence
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
                  $<TARGET_FILE:tlcrec> ${JITGEN_RECURRENCE_PROGRAMS} ${JITGEN_ENGINES})
 
+# Random programs that once broke an engine, each with its size and input:
+# seed 9177 (size 80, N = -10) made the partial evaluator bind a slot of a
+# virtual object that binding an earlier slot had materialized (pe/merge.c,
+# bind_params), a crash.
+add_test(NAME e2e_random_regressions
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
+                 $<TARGET_FILE:tlcgen> 1 ${JITGEN_ENGINES})
+set_tests_properties(e2e_random_regressions PROPERTIES ENVIRONMENT
+                     "TLC_RANDOM_FIRST=9177;TLC_RANDOM_SIZE=80;TLC_RANDOM_INPUTS=-10")
+
 set_tests_properties(e2e_cli e2e_random e2e_recurrence PROPERTIES TIMEOUT 900)
 set_tests_properties(e2e_recurrence PROPERTIES ENVIRONMENT
                      "TLC_RANDOM_SIZE=100;TLC_RANDOM_INPUTS=0 1 2 3 10 11 1000 1001 1002")
