@@ -37,6 +37,7 @@ struct JgDriver {
                                    engine's first tier */
     int64_t tier_up_ms;         /* the jit engine: baseline time before LLVM, 0: none */
     double tier_t0;             /* the first hand-over to the baseline tier */
+    double tier_compile0_ms;    /* compile_ms() then */
     double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
@@ -151,6 +152,12 @@ static void growing(void *ctx, bool begin)
         pthread_mutex_unlock(&d->grow_lock);
 }
 
+/* Time spent partially evaluating and compiling baseline code so far. */
+static double compile_ms(const JgDriver *d)
+{
+    return jg_pe_stats(d->pe)->ms + jg_baseline_stats(d->baseline)->compile_ms;
+}
+
 /* The jit engine's tier-up (baseline.h, JgTierUpFn), asked at the
  * baseline tier's looks. Once baseline code has run `tier_up_ms` since the
  * first hand-over, LLVM starts on another thread and compiles the graph
@@ -171,7 +178,9 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     if (!r)
         return false;
     if (!d->llvm && !d->tier_start) {
-        double waited = now - d->tier_t0;
+        /* baseline code's time: what partial evaluation and the baseline
+         * backend spent since (flexswitch cases) is no run of it */
+        double waited = now - d->tier_t0 - (compile_ms(d) - d->tier_compile0_ms);
         if (!d->tier_now && waited < (double)d->tier_up_ms) {
             *next_look_ms = (double)d->tier_up_ms - waited;
             return false; /* too early for any loop */
@@ -434,8 +443,10 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
     if (d->baseline && (!r->backend || r->backend == d->baseline)) {
-        if (!d->tier_t0)
+        if (!d->tier_t0) {
             d->tier_t0 = now_ms();
+            d->tier_compile0_ms = compile_ms(d);
+        }
         if (!r->backend) {
             /* LLVM may be reading the baseline records on another thread */
             pthread_mutex_lock(&d->grow_lock);
