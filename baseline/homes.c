@@ -801,12 +801,8 @@ static void find_scaled(Codegen *c, const uint32_t *reads)
 /* Comparisons that become the flags of a branch (method.c): a block ending
  * with a branch on its last op with code, an ICMP that nothing else reads,
  * or with that ICMP and a goto into a branch on it (fuse_through). */
-static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
+static void find_fused(Codegen *c, const Classes *k, const Preds *preds, const uint32_t *reads)
 {
-    uint32_t *reads = k->rows ? calloc(c->g->values.count, sizeof *reads) : NULL;
-    if (!reads)
-        return; /* no fusion: slower code, the same results */
-    count_reads(c, reads);
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bk = &c->g->blocks.items[b];
         uint32_t i = last_compare(c, bk);
@@ -823,7 +819,6 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds)
         c->fused[b - c->lo] = fuse_through(c, preds, reads, bk, b, i);
     }
     find_scaled(c, reads);
-    free(reads);
 }
 
 /* The fold of block b's fused comparison `cmp` (BlFold), when its first
@@ -885,15 +880,11 @@ static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads,
                     .wrap = (int64_t)((uint64_t)INT64_MIN + (uint64_t)minus)};
 }
 
-/* Folds (BlFold) of the method's fused comparisons, once homes are known. */
-static void find_folds(Codegen *c, const Classes *k)
+/* Folds (BlFold) of the method's fused comparisons, once homes are known.
+ * `reads` are find_fused's, counted before scaled shifts (find_scaled) hid
+ * their operands' reads: the lea of a scaled add still reads its x. */
+static void find_folds(Codegen *c, const Classes *k, const uint32_t *reads)
 {
-    if (!k->live_in)
-        return;
-    uint32_t *reads = calloc(c->g->values.count, sizeof *reads);
-    if (!reads)
-        return; /* no folds: the same results */
-    count_reads(c, reads);
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const BlFuse *fuse = &c->fused[b - c->lo];
         if (!fuse->op)
@@ -904,9 +895,7 @@ static void find_folds(Codegen *c, const Classes *k)
             continue;
         c->fold[b - c->lo] = f;
         c->folded[bl_resolve(c, cmp->args[0])] = true;
-        reads[bl_resolve(c, cmp->args[0])] = 0; /* another comparison cannot take it */
     }
-    free(reads);
 }
 
 static void free_classes(Classes *k)
@@ -940,6 +929,7 @@ bool bl_assign_homes(Codegen *c)
     k.next = malloc(sizeof *k.next * g->values.count);
     bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
     uint64_t *weight = calloc(g->values.count, sizeof *weight);
+    uint32_t *reads = NULL; /* per value: its reads (count_reads) */
     bool ok = k.index && k.value && k.parent && k.next && hot && weight;
     if (ok) {
         memset(k.index, 0xff, sizeof *k.index * g->values.count);
@@ -956,7 +946,11 @@ bool bl_assign_homes(Codegen *c)
         find_loops(c, hot);
         if (k.n <= MAX_COALESCED && find_interference(c, &k)) {
             coalesce(c, &k, hot);
-            find_fused(c, &k, &preds);
+            reads = calloc(g->values.count, sizeof *reads);
+            if (reads) { /* no memory: no fusion nor folds, the same results */
+                count_reads(c, reads);
+                find_fused(c, &k, &preds, reads);
+            }
         }
         /* a slot per class */
         for (uint32_t i = 0; i < k.n; i++)
@@ -964,8 +958,10 @@ bool bl_assign_homes(Codegen *c)
                 for (uint32_t m = i, slot = c->nslots++; m != NONE; m = k.next[m])
                     c->home[k.value[m]] = SLOTS_AT - 8 * (int32_t)slot;
         assign_registers(c, &k, hot, weight);
-        find_folds(c, &k);
+        if (reads)
+            find_folds(c, &k, reads);
     }
+    free(reads);
     free_classes(&k);
     free(preds.start);
     free(preds.in);

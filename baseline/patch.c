@@ -58,6 +58,16 @@ static void patch_all(JgBaseline *bl, bool jump)
     }
 }
 
+/* A look is due: every site jumps to its stub (with the signal blocked,
+ * or in its handler). */
+static void make_due(JgBaseline *bl)
+{
+    if (!bl->look_due) {
+        bl->look_due = 1;
+        patch_all(bl, true);
+    }
+}
+
 /* The timer's signal: a look is due. Only memory writes and mprotect. */
 static void on_look(int sig, siginfo_t *si, void *uc)
 {
@@ -66,11 +76,7 @@ static void on_look(int sig, siginfo_t *si, void *uc)
     if (si->si_code != SI_TIMER || !si->si_value.sival_ptr)
         return;
     int saved = errno;
-    JgBaseline *bl = si->si_value.sival_ptr;
-    if (!bl->look_due) {
-        bl->look_due = 1;
-        patch_all(bl, true);
-    }
+    make_due(si->si_value.sival_ptr);
     errno = saved;
 }
 
@@ -173,10 +179,7 @@ void bl_look_in(JgBaseline *bl, double ms)
     if (ms < 0) {
         sigset_t old;
         block_looks(&old);
-        if (!bl->look_due) {
-            bl->look_due = 1;
-            patch_all(bl, true);
-        }
+        make_due(bl);
         restore_looks(&old);
         return;
     }
