@@ -181,17 +181,14 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         /* baseline code's time: what partial evaluation and the baseline
          * backend spent since (flexswitch cases) is no run of it */
         double waited = now - d->tier_t0 - (compile_ms(d) - d->tier_compile0_ms);
-        if (!d->tier_now && waited < (double)d->tier_up_ms) {
-            *next_look_ms = (double)d->tier_up_ms - waited;
-            return false; /* too early for any loop */
-        }
-        if (!d->tier_now) {
-            d->tier_delay_ms = jg_tier_up_delay((double)d->tier_up_ms,
-                                                jg_baseline_loop_bytes(d->baseline, g, block));
-            if (waited < d->tier_delay_ms) {
-                *next_look_ms = d->tier_delay_ms - waited;
-                return false; /* a small loop waits longer (tier_policy.h) */
+        if (!d->tier_now) { /* a small loop waits longer (tier_policy.h) */
+            double delay = jg_tier_up_delay((double)d->tier_up_ms,
+                                            jg_baseline_loop_bytes(d->baseline, g, block));
+            if (waited < delay) {
+                *next_look_ms = delay - waited;
+                return false;
             }
+            d->tier_delay_ms = delay;
         }
         JgLlvmOptions lo = backend_options(d);
         d->tier_graph = r;
