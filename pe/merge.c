@@ -84,6 +84,7 @@ typedef struct Walk {
     JG_VEC(JgVal) pair_param; /* a shape variable ... */
     JG_VEC(Av) pair_value;    /* ... and the current value in its slot */
     uint32_t mark;
+    uint32_t depth_walk; /* the walk of measure_depths */
 } Walk;
 
 static void add_pair(Walk *w, JgVal param, Av value)
@@ -376,7 +377,13 @@ static void collect_args(Walk *w, Av t, Av c)
         add_pair(w, t.var, c);
         return;
     }
-    if (t.kind == AV_VIRT && c.kind == AV_VIRT && t.obj->mark != w->mark) {
+    if (t.kind == AV_VIRT && c.kind != AV_VIRT) {
+        /* collecting an earlier slot materialized this object, which the
+         * block keeps virtual: jumping there would leave two copies */
+        w->ok = false;
+        return;
+    }
+    if (t.kind == AV_VIRT && t.obj->mark != w->mark) {
         t.obj->mark = w->mark;
         for (uint32_t i = 0; i < t.obj->nfields; i++)
             collect_args(w, t.obj->fields[i].value, c.obj->fields[i].value);
@@ -416,9 +423,59 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
  * while the operand stack and the boxes directly in it stay virtual. */
 #define FULL_DEPTH 3
 
-static Av generalize_av(Walk *w, Av c, Av prev, unsigned depth);
+static Av generalize_av(Walk *w, Av c, Av prev);
 
-static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev, unsigned depth)
+typedef JG_VEC(Virt *) VirtQueue;
+
+static void enqueue_depth(Walk *w, VirtQueue *queue, Av a, uint32_t depth)
+{
+    if (a.kind != AV_VIRT || a.obj->materialized || a.obj->depth_walk == w->depth_walk)
+        return;
+    a.obj->depth_walk = w->depth_walk;
+    a.obj->min_depth = depth;
+    JG_VEC_PUSH(&w->pe->arena, *queue, a.obj);
+}
+
+/* Sets every virtual object's min_depth: the fewest links from a frame slot
+ * or a pending store (depth 1) to it, breadth first. */
+static void measure_depths(Walk *w, const State *cur)
+{
+    JgPe *pe = w->pe;
+    w->depth_walk = ++pe->walk;
+    VirtQueue queue = {0};
+    for (uint32_t d = 0; d < cur->depth; d++)
+        for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
+            if (red_slot(&cur->frames[d], l))
+                enqueue_depth(w, &queue, cur->frames[d].locals[l], 1);
+    for (uint32_t i = 0; i < cur->ncache; i++)
+        if (cur->cache[i].pending)
+            enqueue_depth(w, &queue, cur->cache[i].value, 1);
+    for (uint32_t head = 0; head < queue.count; head++) {
+        Virt *o = queue.items[head];
+        for (uint32_t i = 0; i < o->nfields; i++)
+            enqueue_depth(w, &queue, o->fields[i].value, o->min_depth + 1);
+    }
+    /* an object made a variable is materialized, and with it every object
+     * it reaches: those must be variables in the shape too (a ring of
+     * objects is all virtual or all real) */
+    VirtQueue deep = {0};
+    for (uint32_t i = 0; i < queue.count; i++)
+        if (queue.items[i]->min_depth > FULL_DEPTH)
+            JG_VEC_PUSH(&pe->arena, deep, queue.items[i]);
+    while (deep.count) {
+        Virt *o = deep.items[--deep.count];
+        for (uint32_t i = 0; i < o->nfields; i++) {
+            Av a = o->fields[i].value;
+            if (a.kind == AV_VIRT && a.obj->depth_walk == w->depth_walk &&
+                a.obj->min_depth <= FULL_DEPTH) {
+                a.obj->min_depth = FULL_DEPTH + 1;
+                JG_VEC_PUSH(&pe->arena, deep, a.obj);
+            }
+        }
+    }
+}
+
+static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
 {
     if (c->copy)
         return c->copy;
@@ -432,13 +489,13 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev, unsigned depth)
         if (parallel && prev->fields[i].offset == c->fields[i].offset &&
             prev->fields[i].type == c->fields[i].type)
             pv = prev->fields[i].value;
-        Av v = generalize_av(w, c->fields[i].value, pv, depth + 1);
+        Av v = generalize_av(w, c->fields[i].value, pv);
         virt_store(w->pe, g, c->fields[i].offset, (JgType)c->fields[i].type, v);
     }
     return g;
 }
 
-static Av generalize_av(Walk *w, Av c, Av prev, unsigned depth)
+static Av generalize_av(Walk *w, Av c, Av prev)
 {
     if (c.kind == AV_VIRT && c.obj->materialized) {
         Av v = av_var(JG_PTR, c.obj->materialized);
@@ -456,10 +513,14 @@ static Av generalize_av(Walk *w, Av c, Av prev, unsigned depth)
     case AV_VAR:
         return var;
     case AV_VIRT: {
-        if (w->full && depth > FULL_DEPTH)
+        /* by the object's nearest path from the frames, not this path's
+         * depth: an object both near and deep (a ring of objects) is kept
+         * virtual everywhere or made a variable everywhere, never both, or
+         * the block would hold two copies of it */
+        if (w->full && c.obj->depth_walk == w->depth_walk && c.obj->min_depth > FULL_DEPTH)
             return var;
         Av r = c;
-        r.obj = generalize_virt(w, c.obj, prev.kind == AV_VIRT ? prev.obj : NULL, depth);
+        r.obj = generalize_virt(w, c.obj, prev.kind == AV_VIRT ? prev.obj : NULL);
         return r;
     }
     default:
@@ -523,6 +584,11 @@ static void bind_params(Walk *w, Av *slot, Av c, uint32_t block)
  * arrivals must know the same (cache_walk). */
 static void rebase_cache(Walk *w, State *g, const State *cur, uint32_t block)
 {
+    /* past the bound of blocks per key, only what is known of the frames'
+     * own values (and of absolute addresses) is kept: a chain of known
+     * contents (a list walked with its head kept, each cell's cdr known)
+     * would otherwise grow by one link per trip and never fit again */
+    uint32_t bases = w->full ? w->pair_param.count : UINT32_MAX;
     uint32_t n = cur->ncache;
     const CacheEntry *old = cur->cache;
     uint8_t done[n + 1];
@@ -542,7 +608,7 @@ static void rebase_cache(Walk *w, State *g, const State *cur, uint32_t block)
                 continue;
             if (e.base) {
                 uint32_t k = find_base(w, e.base);
-                if (k == w->pair_param.count)
+                if (k == w->pair_param.count || k >= bases)
                     continue;
                 e.offset -= w->pair_value.items[k].offset;
                 e.base = w->pair_param.items[k];
@@ -647,8 +713,9 @@ static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
  * state, its escaped objects now real, looks for another block. */
 static bool collect_and_jump(JgPe *pe, Walk *w, const MergeEntry *e, State *cur, uint32_t from)
 {
+    w->ok = true;
     collect_state_args(w, e->shape, cur);
-    if (w->args.count != pe->rg->blocks.items[e->block].nparams)
+    if (!w->ok || w->args.count != pe->rg->blocks.items[e->block].nparams)
         return false;
     jump(pe, w, from, e->block);
     return true;
@@ -717,13 +784,15 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * needs copying deeply) */
     State *g = state_copy_frames(pe, cur);
     w.mode = WALK_GENERALIZE;
+    if (w.full)
+        measure_depths(&w, cur);
     for (uint32_t d = 0; d < g->depth; d++) {
         Frame *gf = &g->frames[d];
         const Frame *cf = &cur->frames[d];
         const Frame *pf = last ? &last->shape->frames[d] : NULL;
         for (uint32_t l = 0; l < gf->nlocals; l++)
             if (red_slot(cf, l))
-                gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0}, 1);
+                gf->locals[l] = generalize_av(&w, cf->locals[l], pf ? pf->locals[l] : (Av){0});
     }
     uint32_t npend = 0, pending = 0;
     for (uint32_t i = 0; i < cur->ncache; i++)
@@ -733,7 +802,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         if (cur->cache[i].pending) {
             pend[npend] = cur->cache[i];
             Av prev = last ? previous_pending(last->shape, &cur->cache[i]) : (Av){0};
-            pend[npend++].value = generalize_av(&w, cur->cache[i].value, prev, 1);
+            pend[npend++].value = generalize_av(&w, cur->cache[i].value, prev);
         }
     for (uint32_t d = 0; d < cur->depth; d++)
         for (uint32_t l = 0; l < cur->frames[d].nlocals; l++)
