@@ -12,12 +12,15 @@
 # usage: random_programs.sh TLC_BINARY GENERATOR COUNT ENGINE...
 #
 # GENERATOR is tlcgen or another program called as `GENERATOR SEED SIZE` that
-# writes TLC assembly (tlcrec: recurrence loops).
+# writes TLC assembly (tlcrec: recurrence loops); with TLC_RANDOM_SHAPE=SHAPE,
+# `GENERATOR SEED SIZE SHAPE` (tlcgen's shapes: ring, walk, retype, lateerr,
+# deep, long, mix; a list of shapes separated by spaces: COUNT programs of each).
 # Environment: TLC_RANDOM_FIRST (first seed, default 1), TLC_RANDOM_SIZE
 # (the generator's SIZE, default 40), TLC_RANDOM_TIMEOUT (seconds per run,
 # default 20), TLC_RANDOM_KEEP=DIR keeps the programs of failing seeds in DIR,
 # TLC_RANDOM_INPUTS: the inputs N each program runs with (default one,
-# (seed mod 21) - 10).
+# (seed mod 21) - 10), TLC_RANDOM_TLCB=0 runs the .tlc only (not also the
+# .tlcb).
 # Ends with "N passed, M failed"; exit status 0 iff every seed passed.
 set -u
 
@@ -35,6 +38,8 @@ first=${TLC_RANDOM_FIRST:-1}
 size=${TLC_RANDOM_SIZE:-40}
 timeout_s=${TLC_RANDOM_TIMEOUT:-20}
 keep=${TLC_RANDOM_KEEP:-}
+shapes=${TLC_RANDOM_SHAPE:-}
+run_tlcb=${TLC_RANDOM_TLCB:-1}
 
 for exe in "$tlc" "$gen"; do
     if [ ! -x "$exe" ]; then
@@ -76,12 +81,15 @@ check_one() {
 }
 
 last=$((first + count - 1))
+for shape in ${shapes:-""}; do
+gen_args=("$size")
+[ -n "$shape" ] && gen_args+=("$shape")
 for ((seed = first; seed <= last; seed++)); do
     problems=()
     prog="$work/p$seed.tlc"
     tlcb="$work/p$seed.tlcb"
     inputs=${TLC_RANDOM_INPUTS:-$((seed % 21 - 10))}
-    if ! "$gen" "$seed" "$size" >"$prog" 2>"$work/gen_err"; then
+    if ! "$gen" "$seed" "${gen_args[@]}" >"$prog" 2>"$work/gen_err"; then
         problems+=("$(basename "$gen") failed: $(head -c 200 "$work/gen_err")")
     elif ! timeout "$timeout_s" "$tlc" asm "$prog" -o "$tlcb" >/dev/null 2>"$work/asm_err"; then
         problems+=("tlc asm failed: $(head -c 300 "$work/asm_err")")
@@ -93,21 +101,23 @@ for ((seed = first; seed <= last; seed++)); do
             for engine in "${engines[@]}"; do
                 # ENGINE may carry a level and +novirt (engine_args.sh)
                 engine_args_for "$engine"
-                timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
+                timeout "$timeout_s" env "${engine_env[@]}" "$tlc" run "${engine_args[@]}" "$prog" "$n" \
                     >"$work/out_$engine" 2>"$work/err_$engine"
                 st=$?
                 echo "$st" >"$work/st_$engine"
                 check_one "$engine .tlc, N = $n" "$prog" "$work/err_$engine" "$st"
-                timeout "$timeout_s" "$tlc" run "${engine_args[@]}" "$tlcb" "$n" \
-                    >"$work/outb" 2>"$work/errb"
-                stb=$?
-                check_one "$engine .tlcb, N = $n" "$tlcb" "$work/errb" "$stb"
-                if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
-                    problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
-                fi
-                errb=$(cat "$work/errb")
-                if [ "${errb//"$tlcb"/"$prog"}" != "$(cat "$work/err_$engine")" ]; then
-                    problems+=("$engine: .tlc and .tlcb runs differ on stderr")
+                if [ "$run_tlcb" != 0 ]; then
+                    timeout "$timeout_s" env "${engine_env[@]}" "$tlc" run "${engine_args[@]}" "$tlcb" "$n" \
+                        >"$work/outb" 2>"$work/errb"
+                    stb=$?
+                    check_one "$engine .tlcb, N = $n" "$tlcb" "$work/errb" "$stb"
+                    if [ "$st" != "$stb" ] || ! cmp -s "$work/out_$engine" "$work/outb"; then
+                        problems+=("$engine: .tlc and .tlcb runs differ (status $st vs $stb, or stdout)")
+                    fi
+                    errb=$(cat "$work/errb")
+                    if [ "${errb//"$tlcb"/"$prog"}" != "$(cat "$work/err_$engine")" ]; then
+                        problems+=("$engine: .tlc and .tlcb runs differ on stderr")
+                    fi
                 fi
                 if [ -z "$ref_engine" ]; then
                     ref_engine=$engine
@@ -131,15 +141,16 @@ $(diff "$work/${what}_$ref_engine" "$work/${what}_$engine" | head -n 10 | sed 's
         passed=$((passed + 1))
     else
         failed=$((failed + 1))
-        echo "FAIL seed $seed (reproduce: $gen $seed $size > p.tlc; $tlc run p.tlc N, N in $inputs)"
+        echo "FAIL seed $seed (reproduce: $gen $seed ${gen_args[*]} > p.tlc; $tlc run p.tlc N, N in $inputs)"
         for p in "${problems[@]}"; do
             echo "  - $p"
         done
         if [ -n "$keep" ]; then
-            mkdir -p "$keep" && cp "$prog" "$keep/seed$seed.tlc"
+            mkdir -p "$keep" && cp "$prog" "$keep/${shape:+$shape-}seed$seed.tlc"
         fi
     fi
     rm -f "$prog" "$tlcb"
+done
 done
 
 summary=""
