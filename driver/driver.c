@@ -50,7 +50,14 @@ struct JgDriver {
     uint32_t nred;       /* red parameters of the portal */
     uint32_t *red_index; /* their positions */
     bool verify;         /* check every residual graph (JITGEN_VERIFY=1) */
+    uint64_t fallbacks;  /* a backend refused a graph: it runs on in a lower tier */
+    JG_VEC(const JgGraph *) llvm_refused; /* graphs LLVM could not compile */
+    JgArena arena;
 };
+
+/* A graph the evaluator runs because no backend could compile it. */
+static char evaluated_marker;
+#define EVALUATED ((void *)&evaluated_marker)
 
 static double now_ms(void)
 {
@@ -69,6 +76,37 @@ static _Noreturn void fatal(const char *what, const char *message)
     fflush(stdout);
     fprintf(stderr, "jitgen: %s: %s\n", what, message);
     exit(70);
+}
+
+/* A failure inside the JIT that the run survives: counted, and told under
+ * --dump=fallbacks. */
+static void fallback(JgDriver *d, const char *graph, const char *what, const char *reason)
+{
+    d->fallbacks++;
+    if (d->options.dumps & JG_DUMP_FALLBACKS) {
+        fflush(stdout);
+        fprintf(dump_out(d), "jitgen: fallback: %s: %s: %s\n", graph ? graph : "<anonymous>", what,
+                reason);
+    }
+}
+
+/* The partial evaluator ended a compilation in an exit (pe/exit.c). */
+static void pe_exit_told(void *ctx, const char *graph, const char *reason)
+{
+    JgDriver *d = ctx;
+    if (d->options.dumps & JG_DUMP_FALLBACKS) {
+        fflush(stdout);
+        fprintf(dump_out(d), "jitgen: fallback: %s: exit to the evaluator: %s\n",
+                graph ? graph : "<anonymous>", reason);
+    }
+}
+
+static bool llvm_refused(const JgDriver *d, const JgGraph *g)
+{
+    for (uint32_t i = 0; i < d->llvm_refused.count; i++)
+        if (d->llvm_refused.items[i] == g)
+            return true;
+    return false;
 }
 
 /* Under the partial evaluator's engine, residual code calls the portal for
@@ -206,13 +244,25 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         d->tier_start = NULL;
         if (!d->llvm)
             fatal("LLVM could not start", err);
-        if (!d->tier_ok)
-            fatal("LLVM compilation failed", d->tier_err);
-        d->tier_graph->backend = d->llvm;
+        if (!d->tier_ok) {
+            JG_VEC_PUSH(&d->arena, d->llvm_refused, d->tier_graph->graph);
+            fallback(d, d->tier_graph->graph->name, "LLVM compilation failed, baseline code goes on",
+                     d->tier_err);
+        } else {
+            d->tier_graph->backend = d->llvm;
+        }
+    }
+    if (llvm_refused(d, g)) {
+        *next_look_ms = 0; /* never again */
+        return false;
     }
     if (r->backend != d->llvm) {
-        if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err))
-            fatal("LLVM compilation failed", err);
+        if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err)) {
+            JG_VEC_PUSH(&d->arena, d->llvm_refused, g);
+            fallback(d, g->name, "LLVM compilation failed, baseline code goes on", err);
+            *next_look_ms = 0;
+            return false;
+        }
         r->backend = d->llvm;
     } else if (!d->backend->compile(d->llvm, r->graph, err, sizeof err)) {
         fatal("LLVM compilation failed", err); /* what grew meanwhile */
@@ -372,13 +422,19 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     if (options->dumps & JG_DUMP_BTA)
         jg_bta_print(dump_out(d), d->bta->portal);
     if (options->engine != JG_ENGINE_GRAPHS) {
-        JgPeOptions pe_options = {.no_virtuals = options->no_virtuals};
+        JgPeOptions pe_options = {
+            .no_virtuals = options->no_virtuals, .on_exit = pe_exit_told, .on_exit_ctx = d};
+        /* tests: a small budget makes compilations end in exits */
+        const char *budget = getenv("JITGEN_PE_BUDGET");
+        if (budget && *budget)
+            pe_options.budget_ops = strtoull(budget, NULL, 10);
         d->pe = jg_pe_new(d->module, d->bta, &pe_options);
         if (!d->pe) {
             jg_driver_free(d);
             snprintf(err, errsize, "out of memory");
             return NULL;
         }
+        jg_pe_set_exit_evaluator(d->pe, &d->ev);
         d->ev.hook = portal_hook;
         d->ev.hook_ctx = d;
     }
@@ -407,6 +463,7 @@ void jg_driver_free(JgDriver *d)
     jg_bta_free(d->bta);
     jg_module_free(d->module);
     free(d->red_index);
+    jg_arena_free(&d->arena);
     pthread_mutex_destroy(&d->grow_lock);
     free(d);
 }
@@ -439,6 +496,8 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
+    if (r->backend == EVALUATED)
+        return jg_eval(&d->ev, r->graph, red);
     if (d->baseline && (!r->backend || r->backend == d->baseline)) {
         if (!d->tier_t0) {
             d->tier_t0 = now_ms();
@@ -449,16 +508,23 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
             pthread_mutex_lock(&d->grow_lock);
             bool ok = jg_baseline_compile(d->baseline, r->graph, err, sizeof err);
             pthread_mutex_unlock(&d->grow_lock);
-            if (!ok)
-                fatal("baseline compilation failed", err);
+            if (!ok) {
+                fallback(d, r->graph->name, "baseline compilation failed, the graph is evaluated",
+                         err);
+                r->backend = EVALUATED;
+                return jg_eval(&d->ev, r->graph, red);
+            }
             r->backend = d->baseline;
         }
         return jg_baseline_call(d->baseline, r->graph, red);
     }
     if (d->llvm) {
         if (!r->backend) {
-            if (!d->backend->compile(d->llvm, r->graph, err, sizeof err))
-                fatal("LLVM compilation failed", err);
+            if (!d->backend->compile(d->llvm, r->graph, err, sizeof err)) {
+                fallback(d, r->graph->name, "LLVM compilation failed, the graph is evaluated", err);
+                r->backend = EVALUATED;
+                return jg_eval(&d->ev, r->graph, red);
+            }
             r->backend = d->llvm;
         }
         return d->backend->call(d->llvm, r->graph, red);
@@ -486,6 +552,9 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.pending_flushed: %llu\n", (unsigned long long)s->pending_flushed);
     fprintf(out, "pe.interp_ops: %llu\n", (unsigned long long)s->interp_ops);
     fprintf(out, "pe.unrolled_loops: %llu\n", (unsigned long long)s->unrolled_loops);
+    fprintf(out, "pe.exits: %llu\n", (unsigned long long)s->exits);
+    fprintf(out, "jit.fallbacks: %llu\n", (unsigned long long)(s->exits + d->fallbacks));
+    fprintf(out, "run.exits_taken: %llu\n", (unsigned long long)s->exits_taken);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
     double baseline_ms = 0;
     if (d->baseline) {

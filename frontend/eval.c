@@ -473,19 +473,20 @@ static void pass_in_parallel(uint32_t n, const JgVal *from, const JgVal *to, uin
         frame[to[i]] = scratch[i];
 }
 
-/* Runs the graph's blocks from the entry on a prepared frame. ALLOCA memory
- * is alloca'd here, so it lives exactly as long as this activation. */
-static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
+/* Runs the graph's blocks from operation `first` of block `cur` on a
+ * prepared frame. ALLOCA memory is alloca'd here, so it lives exactly as
+ * long as this activation. */
+static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint32_t cur, uint32_t first,
+                    uint64_t *frame)
 {
     const JgValueInfo *vals = g->values.items;
-    uint32_t cur = 0;
     const bool residual = (g->flags & JG_FLAG_RESIDUAL) != 0;
-    uint32_t nvalues = g->values.count; /* jg_eval sized the frame just now */
+    uint32_t nvalues = g->values.count; /* the caller sized the frame just now */
     uint32_t capacity = nvalues;
     for (;;) {
         const JgBlock *b = &g->blocks.items[cur];
-        ev->ops_executed += b->ops.count;
-        for (uint32_t i = 0, nops = b->ops.count; i < nops; i++) {
+        ev->ops_executed += b->ops.count - first;
+        for (uint32_t i = first, nops = b->ops.count; i < nops; i++) {
             const JgOp *op = &b->ops.items[i];
             if (op->opcode != JG_OP_ALLOCA) {
                 exec_op(ev, g, cur, i, op, frame);
@@ -520,6 +521,7 @@ static uint64_t run(JgEvaluator *ev, const JgGraph *g, uint64_t *frame)
                 frame[v] = vals[v].kind == JG_VK_CONST ? mask(vals[v].type, vals[v].bits) : 0;
             nvalues = n;
         }
+        first = 0;
         if (l->target >= g->blocks.count)
             eval_bug(g, cur, "link to missing block %" PRIu32, l->target);
         const JgBlock *target = &g->blocks.items[l->target];
@@ -569,7 +571,15 @@ uint64_t jg_eval(JgEvaluator *ev, const JgGraph *g, const uint64_t *args)
                  g->nparams);
     for (uint32_t i = 0; i < entry->nparams; i++)
         frame[entry->params[i]] = mask(vals[entry->params[i]].type, args[i]);
-    return run(ev, g, frame);
+    return run(ev, g, 0, 0, frame);
+}
+
+uint64_t jg_eval_from(JgEvaluator *ev, const JgGraph *g, uint32_t block, uint32_t op,
+                      uint64_t *frame)
+{
+    if (block >= g->blocks.count || op > g->blocks.items[block].ops.count)
+        eval_bug(g, block, "no operation %" PRIu32 " to resume at", op);
+    return run(ev, g, block, op, frame);
 }
 
 /* ---- stepping, for hosts that run part of a graph themselves ---- */

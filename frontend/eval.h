@@ -35,6 +35,13 @@ struct JgEvaluator {
  * with JG_FLAG_EXTERNAL is called natively. */
 uint64_t jg_eval(JgEvaluator *ev, const JgGraph *g, const uint64_t *args);
 
+/* Runs `g` from operation `op` of `block` on `frame` (one slot per value
+ * of the graph, every value the rest of the block and its successors read
+ * set; jg_eval_frame_init for the constants): the partial evaluator's
+ * exits resume interpreter frames in the middle of a block this way. */
+uint64_t jg_eval_from(JgEvaluator *ev, const JgGraph *g, uint32_t block, uint32_t op,
+                      uint64_t *frame);
+
 /* Stepping through part of a graph: a host (the LLVM backend's evaluated
  * methods) keeps a frame of one slot per value of the graph, as jg_eval
  * does, and runs blocks one at a time. */

@@ -856,6 +856,22 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     return false;
 }
 
+void merge_forget_from(JgPe *pe, uint32_t first)
+{
+    PeResidualData *rd = pe->current->pe_private;
+    if (!rd)
+        return;
+    for (uint32_t b = 0; b < rd->merge_buckets; b++)
+        for (MergeEntry **e = &rd->merge_table[b]; *e;) {
+            if ((*e)->block >= first) {
+                *e = (*e)->next;
+                rd->merge_count--;
+            } else {
+                e = &(*e)->next;
+            }
+        }
+}
+
 /* ---- live values and renaming (promotion) ---- */
 
 typedef struct LiveWalk {

@@ -116,6 +116,44 @@ static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
     return r;
 }
 
+void jg_pe_set_exit_evaluator(JgPe *pe, JgEvaluator *ev)
+{
+    pe->exit_evaluator = ev;
+}
+
+/* Specializes from `s` into block `first`, the start of a compilation.
+ * When that fails (a limit, the budget, an internal error), the blocks the
+ * compilation made are dropped and `first` exits to the evaluator from
+ * `s` as it was (pe/exit.c): the run goes on, more slowly. Returns false
+ * only when not even that is possible. */
+static bool compile_from(JgPe *pe, uint32_t first, State *s)
+{
+    State *start = state_copy(pe, s);
+    pe->failed = false;
+    pe->budget_left = pe->options.budget_ops ? pe->options.budget_ops : 1000000;
+    Work w = {first, s};
+    JG_VEC_PUSH(&pe->arena, pe->work, w);
+    pe_run_work(pe);
+    if (!pe->failed) {
+        if (!pe->options.no_unroll)
+            pe->stats.unrolled_loops += jg_unroll_recurrences(pe->rg, first);
+        return true;
+    }
+    if (!pe_can_exit(pe))
+        return false;
+    JgGraph *rg = pe->rg;
+    char reason[sizeof pe->error];
+    memcpy(reason, pe->error, sizeof reason);
+    rg->blocks.count = first + 1;
+    JgBlock *b = &rg->blocks.items[first];
+    b->ops.count = 0;
+    b->term = (JgTerm){.kind = JG_TERM_NONE};
+    merge_forget_from(pe, first + 1);
+    pe->failed = false;
+    pe_emit_exit(pe, start, first, reason);
+    return !pe->failed;
+}
+
 JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t errsize)
 {
     JgResidual *r = find_residual(pe, args);
@@ -144,13 +182,9 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t e
         else
             av_set(f, entry->params[i], av_var(t, r->graph->blocks.items[0].params[red++]));
     }
-    Work w = {0, s};
-    JG_VEC_PUSH(&pe->arena, pe->work, w);
-    pe_run_work(pe);
-    if (!pe->failed && !pe->options.no_unroll)
-        pe->stats.unrolled_loops += jg_unroll_recurrences(r->graph, 0);
+    bool ok = compile_from(pe, 0, s);
     pe->stats.ms += now_ms() - t0;
-    if (pe->failed) {
+    if (!ok) {
         snprintf(err, errsize, "%s", pe->error);
         return NULL;
     }
@@ -189,13 +223,9 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
     const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
     av_set(f, op->result, av_const((JgType)op->type, value));
     f->op++;
-    Work w = {nb, s};
-    JG_VEC_PUSH(&pe->arena, pe->work, w);
-    pe_run_work(pe);
-    if (!pe->failed && !pe->options.no_unroll)
-        pe->stats.unrolled_loops += jg_unroll_recurrences(rg, nb);
+    bool ok = compile_from(pe, nb, s);
     pe->stats.ms += now_ms() - t0;
-    if (pe->failed)
+    if (!ok)
         return UINT32_MAX;
     jg_flexswitch_add_case(fs, value, nb);
     pe->stats.flexswitch_cases++;

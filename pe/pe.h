@@ -8,7 +8,12 @@
 
 #include "bta/bta.h"
 #include "flexswitch/flexswitch.h"
+#include "frontend/eval.h"
 #include "frontend/module.h"
+
+/* Told of every exit the partial evaluator emits (pe/exit.c): the residual
+ * graph and why specialization could not go on there. */
+typedef void (*JgPeExitFn)(void *ctx, const char *graph, const char *reason);
 
 typedef struct JgPeOptions {
     bool no_virtuals;             /* ablation: every allocation is residual */
@@ -16,6 +21,10 @@ typedef struct JgPeOptions {
     unsigned max_portal_inline;   /* nested inlined portal calls (0: default 4) */
     unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
+    uint64_t budget_ops;          /* interpreter operations one compilation may process
+                                     before it ends in an exit (0: default 1,000,000) */
+    JgPeExitFn on_exit;           /* may be NULL */
+    void *on_exit_ctx;
 } JgPeOptions;
 
 typedef struct JgPeStats {
@@ -31,6 +40,8 @@ typedef struct JgPeStats {
     uint64_t specializations; /* residual graphs created */
     uint64_t unrolled_loops;  /* recurrence loops unrolled (pe/unroll.c; their copies are not
                                  counted in residual_blocks and residual_ops) */
+    uint64_t exits;           /* compilations that ended in an exit to the evaluator */
+    uint64_t exits_taken;     /* times residual code took one */
     double ms;                /* time spent specializing */
 } JgPeStats;
 
@@ -62,6 +73,15 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *portal_args, char *err, s
 /* The flexswitch miss callback (JgFlexMissFn) every flexswitch the partial
  * evaluator emits uses. */
 uint32_t jg_pe_resume(void *pe, JgFlexswitch *fs, uint64_t value);
+
+/* The evaluator exits run interpreter frames with (its hook routes the
+ * portal calls they make); without one, a plain evaluator of the module. */
+void jg_pe_set_exit_evaluator(JgPe *pe, JgEvaluator *ev);
+
+/* Called by residual code at an exit (pe/exit.c): runs the rest of the
+ * activation in the evaluator and returns its result. */
+typedef struct PeExit PeExit;
+uint64_t jg_pe_exit_run(const PeExit *x, const uint64_t *values);
 
 const JgPeStats *jg_pe_stats(const JgPe *pe);
 const JgModule *jg_pe_module(const JgPe *pe);

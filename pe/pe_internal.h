@@ -143,6 +143,8 @@ struct JgPe {
     JgGraph *rg; /* current->graph; its arena holds states and virtuals */
     JG_VEC(Work) work;
     uint32_t walk; /* walk counter for Virt.mark */
+    JgEvaluator *exit_evaluator;
+    uint64_t budget_left; /* interpreter operations this compilation may still process */
     char error[512];
     bool failed;
 };
@@ -210,6 +212,16 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block);
 uint32_t state_live_vars(JgPe *pe, const State *s, JgVal *out, uint32_t max);
 /* Replaces residual values in a state: from[i] -> to[i]. */
 void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *to);
+/* Drops the merge-point entries of blocks from `first` on (a compilation
+ * that is thrown away). */
+void merge_forget_from(JgPe *pe, uint32_t first);
+
+/* ---- exits to the evaluator (pe/exit.c) ---- */
+/* Ends `block` with an exit that runs the state's frames in the graph
+ * evaluator and returns their result. */
+void pe_emit_exit(JgPe *pe, State *s, uint32_t block, const char *reason);
+/* Whether the residual graph can exit (its result fits an integer). */
+bool pe_can_exit(const JgPe *pe);
 
 /* ---- the main loop (pe/specialize.c) ---- */
 void pe_fail(JgPe *pe, const char *fmt, ...);

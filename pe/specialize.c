@@ -489,6 +489,10 @@ static Step run_op(JgPe *pe, State **sp, uint32_t *block, Frame *f, const JgOp *
 {
     State *s = *sp;
     pe->stats.interp_ops++;
+    if (pe->budget_left-- == 0) {
+        pe_fail(pe, "a compilation past its budget of interpreter operations");
+        return STEP_END;
+    }
     switch (op->opcode) {
     case JG_OP_PTRADD:
         return run_ptradd(pe, s, *block, f, op);

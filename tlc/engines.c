@@ -21,7 +21,7 @@ static JgDriver *create(const JgDriverOptions *options, char *err, size_t errsiz
  * when something gets hot: a short run never needs it. */
 bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
 {
-    if (options->tiered && !options->dumps && !options->dot_file) {
+    if (options->tiered && !(options->dumps & JG_DUMP_CODE) && !options->dot_file) {
         lazy_options = *options;
         lazy = true;
         return true;

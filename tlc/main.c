@@ -65,7 +65,8 @@ const char tlc_run_options_help[] =
     "                   (residual graphs, after the run)\n"
     "  --dump=LIST      also: llvm (IR before optimization), llvm-opt (after),\n"
     "                   asm (machine code of each method; the baseline tier's\n"
-    "                   disassembled) - engines jit, baseline\n"
+    "                   disassembled) - engines jit, baseline; fallbacks (each\n"
+    "                   time the JIT falls back to a lower tier, and why)\n"
     "  --target=TRIPLE  target of --dump=asm (e.g. aarch64-linux-gnu); default: host\n"
     "  --llvm-opt=OL    LLVM optimization: auto (default: O2 for methods with loops,\n"
     "                   none and fast instruction selection for the others) or one\n"
@@ -258,6 +259,7 @@ static const struct {
 } dump_names[] = {
     {"graphs", JG_DUMP_GRAPHS}, {"bta", JG_DUMP_BTA},           {"residual", JG_DUMP_RESIDUAL},
     {"llvm", JG_DUMP_LLVM},     {"llvm-opt", JG_DUMP_LLVM_OPT}, {"asm", JG_DUMP_ASM},
+    {"fallbacks", JG_DUMP_FALLBACKS},
 };
 
 /* Parses a comma-separated list of dump names into JgDump bits; 0 on an
@@ -308,7 +310,7 @@ void tlc_run_options_init(TlcRunOptions *o)
 
 int64_t tlc_default_jit_threshold(const TlcRunOptions *o)
 {
-    bool shows_code = o->driver.dumps || o->driver.dot_file;
+    bool shows_code = (o->driver.dumps & JG_DUMP_CODE) || o->driver.dot_file;
     return o->engine->driver_engine == JG_ENGINE_JIT && o->engine->uses_driver && !shows_code
                ? TLC_DEFAULT_JIT_THRESHOLD
                : 0;
@@ -316,7 +318,7 @@ int64_t tlc_default_jit_threshold(const TlcRunOptions *o)
 
 bool tlc_run_needs_driver(const TlcRunOptions *o)
 {
-    return o->engine->uses_driver || o->driver.dumps || o->driver.dot_file;
+    return o->engine->uses_driver || (o->driver.dumps & JG_DUMP_CODE) || o->driver.dot_file;
 }
 
 bool tlc_start_engine(TlcRunOptions *o)

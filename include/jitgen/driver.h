@@ -25,7 +25,12 @@ enum JgDump {
     JG_DUMP_LLVM = 1u << 3,
     JG_DUMP_LLVM_OPT = 1u << 4,
     JG_DUMP_ASM = 1u << 5,
+    JG_DUMP_FALLBACKS = 1u << 6, /* each fallback to a lower tier, as it happens */
 };
+/* The dumps that show compiled code (a run asking for them compiles every
+ * frame from its start by default). */
+#define JG_DUMP_CODE (JG_DUMP_GRAPHS | JG_DUMP_BTA | JG_DUMP_RESIDUAL | JG_DUMP_LLVM | \
+                      JG_DUMP_LLVM_OPT | JG_DUMP_ASM)
 
 typedef struct JgDriverOptions {
     JgEngine engine;

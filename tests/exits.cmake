@@ -1,0 +1,28 @@
+# Exits to the evaluator (pe/exit.c, docs/architecture.md "When the JIT
+# cannot go on"): every case and random programs under compiled engines
+# whose compilations all end in exits (JITGEN_PE_BUDGET), and the command
+# line's view of them. Included by tests/CMakeLists.txt after e2e.cmake.
+set(TLC_EXIT_ENGINES)
+foreach(engine pe baseline jit@1)
+  if(engine IN_LIST JITGEN_ENGINES)
+    list(APPEND TLC_EXIT_ENGINES ${engine})
+  endif()
+endforeach()
+foreach(budget 5 200)
+  foreach(engine IN LISTS TLC_EXIT_ENGINES)
+    add_test(NAME e2e_cases_${engine}_budget${budget}
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> ${engine}
+                     ${TLC_E2E_CASES})
+    set_tests_properties(e2e_cases_${engine}_budget${budget} PROPERTIES ENVIRONMENT
+                         JITGEN_PE_BUDGET=${budget})
+  endforeach()
+endforeach()
+if(TLC_EXIT_ENGINES)
+  add_test(NAME e2e_random_budget
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
+                   $<TARGET_FILE:tlcgen> 20 interp ${TLC_EXIT_ENGINES})
+  set_tests_properties(e2e_random_budget PROPERTIES ENVIRONMENT JITGEN_PE_BUDGET=60 TIMEOUT 900)
+  add_test(NAME e2e_exits
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/exits.sh $<TARGET_FILE:tlc>
+                   ${CMAKE_CURRENT_LIST_DIR}/cases ${TLC_EXIT_ENGINES})
+endif()
