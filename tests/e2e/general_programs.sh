@@ -1,0 +1,132 @@
+#!/usr/bin/env bash
+# The general benchmark suite's programs (bench/general/) at their test
+# sizes, under several engine settings: every program with an expected
+# stdout bench/general/expected/NAME.N.out is run from its .tlc as
+# `tlc run SETTING... NAME.tlc N`, and its stdout, stderr and exit status
+# are compared with expected/NAME.N.out, .err and .status (a missing .err:
+# empty stderr; a missing .status: 0). In .err the program's file name is
+# written as NAME.tlc.
+#
+# usage: general_programs.sh TLC_BINARY
+#
+# Environment:
+#   GENERAL_ENGINES   the settings to run, names from the table below,
+#                     default all of them
+#   GENERAL_PROGRAMS  the programs to run, default every one with an
+#                     expected file
+#   GENERAL_TIMEOUT   seconds per run, default 60
+#
+# The settings are named here rather than by tests/e2e/engine_args.sh, which
+# always passes an engine and a threshold: the default engine with no flag
+# at all is one of the settings tested.
+#   interp     --engine=interp
+#   pe         --engine=pe
+#   baseline   --engine=baseline
+#   default    (no flag: the tiered JIT)
+#   llvm       --jit-threshold=0 --tier-up=0   (LLVM only, from the start)
+#   llvm@10    --jit-threshold=10 --tier-up=0  (LLVM only, tiered)
+#   jit0       --jit-threshold=0               (both tiers, from the start)
+#
+# Ends with "N passed, M failed"; exit status 0 iff every run passed.
+set -uo pipefail
+
+if [ "$#" != 1 ]; then
+    echo "usage: $0 TLC_BINARY" >&2
+    exit 2
+fi
+tlc=$1
+if [ ! -x "$tlc" ]; then
+    echo "$0: $tlc: not an executable" >&2
+    exit 2
+fi
+suite=$(cd "$(dirname "$0")/../../bench/general" && pwd)
+timeout_s=${GENERAL_TIMEOUT:-60}
+all_settings="interp pe baseline default llvm llvm@10 jit0"
+read -r -a settings <<<"${GENERAL_ENGINES:-$all_settings}"
+
+# setting_args NAME: sets the array args
+setting_args() {
+    case "$1" in
+    interp) args=(--engine=interp) ;;
+    pe) args=(--engine=pe) ;;
+    baseline) args=(--engine=baseline) ;;
+    default) args=() ;;
+    llvm) args=(--jit-threshold=0 --tier-up=0) ;;
+    llvm@10) args=(--jit-threshold=10 --tier-up=0) ;;
+    jit0) args=(--jit-threshold=0) ;;
+    *) return 1 ;;
+    esac
+}
+for s in "${settings[@]}"; do
+    if ! setting_args "$s"; then
+        echo "$0: unknown engine setting '$s' (settings: $all_settings)" >&2
+        exit 2
+    fi
+done
+
+# the expected files: NAME.N.out, N possibly negative
+cases=()
+for f in "$suite"/expected/*.out; do
+    [ -e "$f" ] || continue
+    base=${f##*/}
+    base=${base%.out}
+    name=${base%.*}
+    if [ -n "${GENERAL_PROGRAMS:-}" ] && [[ " $GENERAL_PROGRAMS " != *" $name "* ]]; then
+        continue
+    fi
+    cases+=("$base")
+done
+if [ "${#cases[@]}" = 0 ]; then
+    echo "$0: no expected files in $suite/expected" >&2
+    exit 2
+fi
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tlc-general.XXXXXX") || exit 2
+trap 'rm -rf "$work"' EXIT
+
+passed=0
+failed=0
+for base in "${cases[@]}"; do
+    name=${base%.*}
+    n=${base##*.}
+    prog=$suite/$name.tlc
+    exp=$suite/expected/$base
+    want_status=0
+    [ ! -e "$exp.status" ] || want_status=$(tr -d ' \n' <"$exp.status")
+    if [ -e "$exp.err" ]; then cp "$exp.err" "$work/want_err"; else : >"$work/want_err"; fi
+    for s in "${settings[@]}"; do
+        setting_args "$s"
+        timeout -k 5 "$timeout_s" "$tlc" run "${args[@]}" "$prog" "$n" >"$work/out" 2>"$work/err"
+        status=$?
+        # the file name in messages as the expected files write it
+        sed "s|^$prog: |$name.tlc: |" "$work/err" >"$work/err_norm"
+        problems=()
+        if [ "$status" != "$want_status" ]; then
+            case "$status" in
+            124 | 137) problems+=("timed out after ${timeout_s}s") ;;
+            *) problems+=("exit status $status, expected $want_status") ;;
+            esac
+        fi
+        if ! cmp -s "$work/out" "$exp.out"; then
+            problems+=("stdout differs (--- expected, +++ actual):
+$(diff -u --label expected --label actual "$exp.out" "$work/out" | head -n 20 | sed 's/^/      /')")
+        fi
+        if ! cmp -s "$work/err_norm" "$work/want_err"; then
+            problems+=("stderr differs (--- expected, +++ actual):
+$(diff -u --label expected --label actual "$work/want_err" "$work/err_norm" | head -n 10 | sed 's/^/      /')")
+        fi
+        if [ "${#problems[@]}" = 0 ]; then
+            passed=$((passed + 1))
+        else
+            failed=$((failed + 1))
+            echo "FAIL $name (N = $n) under $s"
+            echo "    command: $tlc run ${args[*]+${args[*]} }$prog $n"
+            for p in "${problems[@]}"; do
+                echo "  - $p"
+            done
+        fi
+    done
+done
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,18 @@
+# The general benchmark suite (bench/general/, docs/benchmarks.md "The general
+# suite"), included by tests/CMakeLists.txt:
+#   e2e_general   every program with an expected file, at its test size, under
+#                 each engine setting of JITGEN_GENERAL_ENGINES
+#                 (tests/e2e/general_programs.sh names them): stdout, stderr
+#                 and exit status as expected
+# Only settings under which every program passes are listed. The sanitizer
+# build runs the engines that do not start LLVM.
+
+if(JITGEN_SANITIZE)
+  set(JITGEN_GENERAL_ENGINES "interp pe baseline")
+else()
+  set(JITGEN_GENERAL_ENGINES "interp pe baseline default llvm llvm@10 jit0")
+endif()
+add_test(NAME e2e_general
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh $<TARGET_FILE:tlc>)
+set_tests_properties(e2e_general PROPERTIES TIMEOUT 900
+                     ENVIRONMENT "GENERAL_ENGINES=${JITGEN_GENERAL_ENGINES}")
