@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-bench build asan run test test-fast bench clean format
+.PHONY: all deps deps-bench build asan run test test-fast bench bench-general clean format
 
 all: build
 
@@ -42,10 +42,18 @@ test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 # The benchmarks (docs/benchmarks.md): writes bench/results.csv,
-# bench/RESULTS.md, bench/results.png and the README's table. BENCH_*
-# variables in the environment change the settings.
+# bench/RESULTS.md, bench/results.png and the README's table, then the
+# general suite's results (bench-general below). BENCH_* variables in the
+# environment change the settings.
 bench: deps-bench build
 	BENCH_COMMAND="make bench" bench/run.sh $(BUILD)/tlc $(BUILD)/bench
+	BENCH_GENERAL_COMMAND="make bench" bench/general/run.sh $(BUILD)/tlc
+
+# Only the general suite (docs/benchmarks.md, "The general suite"): writes
+# bench/general/RESULTS.md and bench/general/results.csv. BENCH_GENERAL_*
+# variables in the environment change the settings.
+bench-general: deps-bench build
+	BENCH_GENERAL_COMMAND="make bench-general" bench/general/run.sh $(BUILD)/tlc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
