@@ -16,16 +16,17 @@
 #                     expected file
 #   GENERAL_TIMEOUT   seconds per run, default 60
 #
-# The settings are named here rather than by tests/e2e/engine_args.sh, which
-# always passes an engine and a threshold: the default engine with no flag
-# at all is one of the settings tested.
+# A setting is one of these names, which give the exact options (the
+# default engine with no option at all is one of them):
 #   interp     --engine=interp
 #   pe         --engine=pe
 #   baseline   --engine=baseline
-#   default    (no flag: the tiered JIT)
+#   default    (no option: the tiered JIT)
 #   llvm       --jit-threshold=0 --tier-up=0   (LLVM only, from the start)
 #   llvm@10    --jit-threshold=10 --tier-up=0  (LLVM only, tiered)
 #   jit0       --jit-threshold=0               (both tiers, from the start)
+# or any other engine name of the end-to-end tests (tests/e2e/engine_args.sh:
+# jit:O3, jit@1+now, pe+novirt, ...).
 #
 # Ends with "N passed, M failed"; exit status 0 iff every run passed.
 set -uo pipefail
@@ -44,8 +45,12 @@ timeout_s=${GENERAL_TIMEOUT:-60}
 all_settings="interp pe baseline default llvm llvm@10 jit0"
 read -r -a settings <<<"${GENERAL_ENGINES:-$all_settings}"
 
-# setting_args NAME: sets the array args
+source "$(dirname "$0")/engine_args.sh"
+
+# setting_args NAME: sets the arrays args (options of tlc run) and env
+# (VAR=VALUE words for env(1))
 setting_args() {
+    env=()
     case "$1" in
     interp) args=(--engine=interp) ;;
     pe) args=(--engine=pe) ;;
@@ -54,12 +59,20 @@ setting_args() {
     llvm) args=(--jit-threshold=0 --tier-up=0) ;;
     llvm@10) args=(--jit-threshold=10 --tier-up=0) ;;
     jit0) args=(--jit-threshold=0) ;;
-    *) return 1 ;;
+    *)
+        engine_args_for "$1"
+        case "${engine_args[0]}" in
+        --engine=jit | --engine=pe | --engine=baseline | --engine=interp | --engine=graphs) ;;
+        *) return 1 ;;
+        esac
+        args=("${engine_args[@]}")
+        env=("${engine_env[@]+"${engine_env[@]}"}")
+        ;;
     esac
 }
 for s in "${settings[@]}"; do
     if ! setting_args "$s"; then
-        echo "$0: unknown engine setting '$s' (settings: $all_settings)" >&2
+        echo "$0: unknown engine setting '$s' (settings: $all_settings, or an engine of tests/e2e/engine_args.sh)" >&2
         exit 2
     fi
 done
@@ -96,7 +109,8 @@ for base in "${cases[@]}"; do
     if [ -e "$exp.err" ]; then cp "$exp.err" "$work/want_err"; else : >"$work/want_err"; fi
     for s in "${settings[@]}"; do
         setting_args "$s"
-        timeout -k 5 "$timeout_s" "$tlc" run "${args[@]}" "$prog" "$n" >"$work/out" 2>"$work/err"
+        env "${env[@]+"${env[@]}"}" timeout -k 5 "$timeout_s" "$tlc" run "${args[@]+"${args[@]}"}" \
+            "$prog" "$n" >"$work/out" 2>"$work/err"
         status=$?
         # the file name in messages as the expected files write it
         sed "s|^$prog: |$name.tlc: |" "$work/err" >"$work/err_norm"
@@ -120,7 +134,7 @@ $(diff -u --label expected --label actual "$work/want_err" "$work/err_norm" | he
         else
             failed=$((failed + 1))
             echo "FAIL $name (N = $n) under $s"
-            echo "    command: $tlc run ${args[*]+${args[*]} }$prog $n"
+            echo "    command: ${env[*]+${env[*]} }$tlc run ${args[*]+${args[*]} }$prog $n"
             for p in "${problems[@]}"; do
                 echo "  - $p"
             done
