@@ -39,6 +39,9 @@ struct JgDriver {
     double tier_t0;             /* the first hand-over to the baseline tier */
     double tier_compile0_ms;    /* compile_ms() then */
     double tier_delay_ms;       /* the delay the cost rule chose (tier_policy.h) */
+    double look_ms;             /* the last look of the tier-up, and the method entries */
+    uint64_t look_entries;      /* of baseline code then */
+    uint64_t tier_declined;     /* looks that kept a loop crossing methods in baseline code */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
@@ -215,6 +218,19 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     JgResidual *r = residual_of(d, g);
     if (!r)
         return false;
+    /* how often baseline code left its methods since the last look: a loop
+     * that crosses methods (through flexswitch cases) would cross LLVM's
+     * methods too, each time through InputArgs and the dispatchers, which
+     * costs more than the baseline tier's method entries (tier_policy.h) */
+    uint64_t entries = jg_baseline_stats(d->baseline)->method_entries;
+    bool crossing = !d->tier_now && d->look_ms > 0 &&
+                    !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms);
+    d->look_entries = entries;
+    d->look_ms = now;
+    if (r->backend != d->llvm && crossing) {
+        d->tier_declined++;
+        return false;
+    }
     if (!d->llvm && !d->tier_start) {
         /* baseline code's time: what partial evaluation and the baseline
          * backend spent since (flexswitch cases) is no run of it */
@@ -569,6 +585,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);
         fprintf(out, "baseline.looks: %llu\n", (unsigned long long)b->looks);
+        fprintf(out, "baseline.tier_up_declined: %llu\n", (unsigned long long)d->tier_declined);
         if (d->tier_delay_ms > 0) /* the cost rule's choice */
             fprintf(out, "baseline.tier_up_delay_ms: %.0f\n", d->tier_delay_ms);
     }

@@ -15,3 +15,8 @@ double jg_tier_up_delay(double delay_ms, uint32_t loop_bytes)
         return delay_ms * TIER_UP_SMALL_LOOP_FACTOR;
     return delay_ms;
 }
+
+bool jg_tier_up_keeps_to_methods(uint64_t entries, double ms)
+{
+    return ms <= 0 || (double)entries <= TIER_UP_MAX_ENTRIES_PER_MS * ms;
+}

@@ -3,6 +3,7 @@
 #ifndef JITGEN_DRIVER_TIER_POLICY_H
 #define JITGEN_DRIVER_TIER_POLICY_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 /* A loop whose baseline code, from its top to its back-edge, fits in this
@@ -17,5 +18,15 @@
  * code is `loop_bytes` long (0: unknown, as at a call), given the engine's
  * delay `delay_ms`. */
 double jg_tier_up_delay(double delay_ms, uint32_t loop_bytes);
+
+/* Method entries per millisecond of baseline code above which its hot
+ * loop is taken to cross methods: such a loop (a send or a type test whose
+ * cases grew as flexswitch cases) takes one entry per trip, 10^4 or more a
+ * millisecond; a loop within one method takes none. */
+#define TIER_UP_MAX_ENTRIES_PER_MS 100
+
+/* Whether baseline code that entered `entries` methods in `ms` milliseconds
+ * runs its loop within a method, where LLVM's code gains. */
+bool jg_tier_up_keeps_to_methods(uint64_t entries, double ms);
 
 #endif

@@ -302,6 +302,10 @@ out:
     return result;
 }
 
+/* Work, in thresholds, after which an evaluated method is compiled and
+ * entered at the block it has reached, whether a loop header or not. */
+#define LAZY_GIVE_UP 4
+
 /* Runs the method from `block` (its parameters set in `frame`) until
  * control leaves it; returns the block id to go on at. */
 static uint32_t run(Activation *a, uint32_t block, uint64_t *frame)
@@ -328,7 +332,9 @@ static uint32_t run(Activation *a, uint32_t block, uint64_t *frame)
                     since = 0;
                 }
                 since++;
-                if (goal == block) {
+                /* no header met after much more work (the hot loop's
+                 * header may lie in another method): enter here */
+                if (goal == block || lz->work >= LAZY_GIVE_UP * threshold) {
                     lg->blocks[block].enterable = true;
                     compile_now(lg, lz);
                     return leave(a, block, b->nparams, b->params, frame);

@@ -27,11 +27,26 @@ static void test_small_loop_waits(void **state)
     assert_true(jg_tier_up_delay(1, 1) == TIER_UP_SMALL_LOOP_FACTOR);
 }
 
+/* A loop that enters methods once a trip (10^4 and more a millisecond)
+ * crosses methods; one that enters none, or a few (a rare exit), keeps to
+ * its method; no time measured yet decides nothing against LLVM. */
+static void test_methods_crossed(void **state)
+{
+    (void)state;
+    assert_false(jg_tier_up_keeps_to_methods(200000, 10));
+    assert_false(jg_tier_up_keeps_to_methods(TIER_UP_MAX_ENTRIES_PER_MS * 10 + 1, 10));
+    assert_true(jg_tier_up_keeps_to_methods(TIER_UP_MAX_ENTRIES_PER_MS * 10, 10));
+    assert_true(jg_tier_up_keeps_to_methods(0, 10));
+    assert_true(jg_tier_up_keeps_to_methods(3, 0.5));
+    assert_true(jg_tier_up_keeps_to_methods(1000, 0));
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_large_or_unknown_keeps_delay),
         cmocka_unit_test(test_small_loop_waits),
+        cmocka_unit_test(test_methods_crossed),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
