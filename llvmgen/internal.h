@@ -304,4 +304,9 @@ bool lg_lower_call(LgMethod *m, const JgOp *op);
  * be used after the secondary returns, and sums their sizes (area_bytes). */
 bool lg_find_escaping_allocas(LgMethod *m);
 
+/* landing.c: whether a dispatcher may enter block `block` of the method
+ * [lo, hi) although it was not built to (nothing live into it but its
+ * parameters). */
+bool lg_safe_landing(const JgGraph *g, uint32_t lo, uint32_t hi, uint32_t block);
+
 #endif

@@ -24,7 +24,20 @@ struct LgLazy {
     uint32_t area_index; /* its area in the activation (when area_bytes) */
     uint32_t area_bytes; /* memory of all its ALLOCAs, 0: none */
     uint32_t *alloca_at; /* per local block: offset of its first ALLOCA's memory */
+    uint8_t *landing;    /* per local block: 0 not known yet, 1 safe, 2 not (landing.c) */
 };
+
+/* Whether compiled code may be entered at `block` (lg_safe_landing),
+ * remembered per block. */
+static bool landing_ok(LgLazy *lz, const JgGraph *g, uint32_t block)
+{
+    if (!lz->landing && !(lz->landing = calloc(lz->hi - lz->lo, 1)))
+        return false;
+    uint8_t *known = &lz->landing[block - lz->lo];
+    if (!*known)
+        *known = lg_safe_landing(g, lz->lo, lz->hi, block) ? 1 : 2;
+    return *known == 1;
+}
 
 /* The memory an ALLOCA takes in the area: 16-byte aligned, never empty. */
 static uint64_t alloca_span(const JgOp *op)
@@ -103,8 +116,10 @@ bool lg_lazy_add(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t m
 void lg_lazy_free(LgGraph *lg)
 {
     for (uint32_t i = 0; i < lg->lazy_cap; i++) {
-        if (lg->lazy[i])
+        if (lg->lazy[i]) {
             free(lg->lazy[i]->alloca_at);
+            free(lg->lazy[i]->landing);
+        }
         free(lg->lazy[i]);
     }
     free(lg->lazy);
@@ -333,8 +348,10 @@ static uint32_t run(Activation *a, uint32_t block, uint64_t *frame)
                 }
                 since++;
                 /* no header met after much more work (the hot loop's
-                 * header may lie in another method): enter here */
-                if (goal == block || lz->work >= LAZY_GIVE_UP * threshold) {
+                 * header may lie in another method): enter here, where
+                 * that is safe */
+                if ((goal == block || lz->work >= LAZY_GIVE_UP * threshold) &&
+                    landing_ok(lz, g, block)) {
                     lg->blocks[block].enterable = true;
                     compile_now(lg, lz);
                     return leave(a, block, b->nparams, b->params, frame);

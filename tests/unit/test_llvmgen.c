@@ -24,6 +24,7 @@
 #include "frontend/eval.h"
 #include "frontend/ir.h"
 #include "jitgen/driver.h"
+#include "llvmgen/internal.h"
 #include "llvmgen/llvmgen.h"
 
 #include "residual_build.h"
@@ -1539,6 +1540,43 @@ static void test_compile_time(void **state)
     jg_llvm_free(l);
 }
 
+/* ---- landings the dispatcher was not built for (landing.c) ----------- */
+
+/* A loop header whose parameters carry every value is a safe landing; the
+ * branch successor that uses the header's values without parameters of its
+ * own is not, nor a block that reaches such a use, nor one outside the
+ * method. Entering the evaluated secondary there once made LLVM reject the
+ * IR ("Instruction does not dominate all uses"). */
+static void test_safe_landing(void **state)
+{
+    (void)state;
+    JgGraph *g = residual("landing", JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t head = jg_block_new(g, 2, (JgType[]){JG_I64, JG_I64});
+    uint32_t body = jg_block_new(g, 0, NULL);
+    uint32_t done = jg_block_new(g, 0, NULL);
+    uint32_t tail = jg_block_new(g, 1, (JgType[]){JG_I64});
+    go(g, 0, head, 2, (JgVal[]){P(g, 0, 0), k64(g, 0)});
+    JgVal more = cmp(g, head, JG_OP_ICMP, JG_SGT, P(g, head, 0), k64(g, 0));
+    jg_set_branch(g, head, more, jg_link(g, body, 0, NULL), jg_link(g, done, 0, NULL));
+    JgVal n1 = op2(g, body, JG_OP_SUB, JG_I64, P(g, head, 0), k64(g, 1));
+    JgVal acc = op2(g, body, JG_OP_ADD, JG_I64, P(g, head, 1), P(g, head, 0));
+    go(g, body, head, 2, (JgVal[]){n1, acc});
+    go(g, done, tail, 1, (JgVal[]){P(g, head, 1)});
+    jg_set_return(g, tail, P(g, tail, 0));
+    verified(g);
+    uint32_t hi = g->blocks.count;
+    assert_true(lg_safe_landing(g, 0, hi, head));
+    assert_true(lg_safe_landing(g, 0, hi, tail));
+    assert_true(lg_safe_landing(g, 0, hi, 0));
+    assert_false(lg_safe_landing(g, 0, hi, body));
+    assert_false(lg_safe_landing(g, 0, hi, done));
+    assert_false(lg_safe_landing(g, head, hi, 0));
+    /* the tail as a method of its own: its parameter is all it needs */
+    assert_true(lg_safe_landing(g, tail, hi, tail));
+    uint64_t args[1] = {10};
+    assert_int_equal(eval(g, args), 55);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1583,6 +1621,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_compile_errors, setup, teardown),
         cmocka_unit_test_setup_teardown(test_dumps, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compile_time, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_safe_landing, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
