@@ -143,6 +143,23 @@ static void add_arg(Walk *w, Av c, Av *slot)
 static void match_av(Walk *w, Av t, Av c);
 static void collect_args(Walk *w, Av t, Av c);
 
+/* A current object a shape variable takes (it will be materialized, and
+ * every object it reaches with it): none of them may also be an object the
+ * shape keeps virtual, or the block would hold two copies of it. */
+static void match_escaping(Walk *w, Virt *c)
+{
+    if (c->materialized || c->escape_walk == w->mark)
+        return;
+    if (c->mark == w->mark) {
+        w->ok = false;
+        return;
+    }
+    c->escape_walk = w->mark;
+    for (uint32_t i = 0; i < c->nfields && w->ok; i++)
+        if (c->fields[i].value.kind == AV_VIRT)
+            match_escaping(w, c->fields[i].value.obj);
+}
+
 static void match_virt(Walk *w, Virt *t, Virt *c)
 {
     if (t->mark == w->mark) {
@@ -150,7 +167,8 @@ static void match_virt(Walk *w, Virt *t, Virt *c)
             w->ok = false;
         return;
     }
-    if (c->mark == w->mark || c->materialized || t->kind != c->kind || t->size != c->size ||
+    if (c->mark == w->mark || c->escape_walk == w->mark || c->materialized ||
+        t->kind != c->kind || t->size != c->size ||
         t->allocator != c->allocator || t->nfields != c->nfields) {
         w->ok = false;
         return;
@@ -182,6 +200,11 @@ static void match_av(Walk *w, Av t, Av c)
         if (c.kind == AV_VIRT && w->mode == WALK_MATCH && !w->full) {
             w->ok = false; /* would escape: prefer a more specialized block */
             return;
+        }
+        if (c.kind == AV_VIRT) {
+            match_escaping(w, c.obj);
+            if (!w->ok)
+                return;
         }
         if (c.kind == AV_CONST && w->exact) {
             w->ok = false; /* would lose a constant: try the others first */

@@ -45,7 +45,8 @@ struct Virt {
     Virt *copy;    /* scratch: the copy made during a state copy */
     uint32_t mark; /* scratch: walk number */
     uint32_t slot; /* scratch: index during a walk */
-    uint32_t depth_walk; /* scratch: the walk that set min_depth */
+    uint32_t escape_walk; /* scratch: the match walk that lets it escape (merge.c) */
+    uint32_t depth_walk;  /* scratch: the walk that set min_depth */
     uint32_t min_depth;  /* scratch: fewest links from the frames (merge.c) */
 };
 
