@@ -48,6 +48,16 @@ typedef struct BlCallDesc {
     JgType types[];
 } BlCallDesc;
 
+/* The case a flexswitch of baseline code took last: its code compares the
+ * value with `value` and, while `id` is not 0 (no case target has block id
+ * 0: that is the graph's entry), leaves with `id` without calling the
+ * runtime (bl_flex_dispatch fills it). */
+typedef struct BlFlexCache {
+    struct BlFlexCache *next; /* the graph's list, freed with it */
+    uint64_t value;
+    uint32_t id;
+} BlFlexCache;
+
 typedef struct BlGraph {
     JgBaseline *bl;
     const JgGraph *graph;
@@ -61,6 +71,7 @@ typedef struct BlGraph {
     uint32_t ids_cap;
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;
+    BlFlexCache *flex_caches;
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */
@@ -130,7 +141,7 @@ void bl_look_in(JgBaseline *bl, double ms);
 void bl_looks_free(JgBaseline *bl);
 
 /* Called by generated code. */
-uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value);
+uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value, BlFlexCache *cache);
 uint64_t bl_arith(uint64_t desc, uint64_t x0, uint64_t x1, uint64_t x2);
 uint64_t bl_call_ffi(const BlCallDesc *d, void *fn, const uint64_t *args);
 void bl_memmove(void *dst, const void *src, uint64_t len);

@@ -9,6 +9,7 @@
  *   rbp-48-8s   slot s
  *   rsp..       call argument arrays */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1134,7 +1135,24 @@ static void lower_terminator(Codegen *c, uint32_t block)
             load_value(c, X64_RAX, fs->live[i]);
             x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, X64_RAX);
         }
+        BlFlexCache *cache = calloc(1, sizeof *cache);
+        if (!cache) {
+            bl_cg_fail(c, "out of memory");
+            return;
+        }
+        cache->next = c->bg->flex_caches;
+        c->bg->flex_caches = cache;
+        /* the case taken last, without a call: value and id from the cache */
         load_value(c, X64_RDX, t->value); /* before rdi and rsi, which may be homes */
+        uint32_t slow = x64_label(&c->buf);
+        x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)cache);
+        x64_load(&c->buf, 8, X64_RAX, X64_RCX, (int32_t)offsetof(BlFlexCache, value));
+        x64_alu_rr(&c->buf, X64_CMP, X64_RDX, X64_RAX);
+        x64_jcc(&c->buf, X64_NE, slow);
+        x64_load(&c->buf, 4, X64_RAX, X64_RCX, (int32_t)offsetof(BlFlexCache, id));
+        x64_test_rr(&c->buf, X64_RAX, X64_RAX);
+        x64_jcc(&c->buf, X64_NE, c->epilogue);
+        x64_place(&c->buf, slow);
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
         x64_mov_ri(&c->buf, X64_RSI, (uint64_t)(uintptr_t)fs);
         x64_call_abs(&c->buf, (const void *)bl_flex_dispatch);

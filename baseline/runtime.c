@@ -117,6 +117,11 @@ static bool insert(JgBaseline *bl, BlGraph *bg)
 
 static void free_graph(BlGraph *bg)
 {
+    while (bg->flex_caches) {
+        BlFlexCache *next = bg->flex_caches->next;
+        free(bg->flex_caches);
+        bg->flex_caches = next;
+    }
     while (bg->calls) {
         BlCallDesc *next = bg->calls->next;
         free(bg->calls);
@@ -356,7 +361,18 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
 
 /* ---- called by generated code ---- */
 
-uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
+static uint32_t flex_target_id(BlGraph *bg, JgFlexswitch *fs, uint64_t value);
+
+uint32_t bl_flex_dispatch(BlGraph *bg, JgFlexswitch *fs, uint64_t value, BlFlexCache *cache)
+{
+    uint32_t id = flex_target_id(bg, fs, value);
+    cache->value = value;
+    cache->id = id;
+    return id;
+}
+
+/* The block id of the case for `value`, compiling it on a miss. */
+static uint32_t flex_target_id(BlGraph *bg, JgFlexswitch *fs, uint64_t value)
 {
     int64_t i = jg_flexswitch_lookup(fs, value);
     uint32_t target;
