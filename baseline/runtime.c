@@ -306,7 +306,7 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
     BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
     const JgBlock *entry = &g->blocks.items[0];
     for (uint32_t i = 0; i < entry->nparams; i++)
-        f->slots[i] = jg_eval_normalize(jg_value_type(g, entry->params[i]), args[i]);
+        f->slots[i] = mask(jg_value_type(g, entry->params[i]), args[i]);
     uint32_t nareas = bg->nmethods;
     uint8_t **areas = alloca(sizeof *areas * nareas);
     memset(areas, 0, sizeof *areas * nareas);

@@ -41,6 +41,7 @@ void jg_pe_free(JgPe *pe)
         free(r);
         r = next;
     }
+    free(pe->by_key);
     jg_arena_free(&pe->arena);
     free(pe);
 }
@@ -65,19 +66,66 @@ const char *jg_pe_error(const JgPe *pe)
     return pe->error;
 }
 
-static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
+/* Every call of compiled code goes through here: residuals are found by a
+ * hash of their green arguments. */
+static uint64_t key_hash(const JgPe *pe, const uint64_t *args)
+{
+    const JgGraph *portal = pe->module->portal;
+    uint64_t greens = pe->bta->portal_green_params, h = 0x9e3779b97f4a7c15u;
+    for (uint32_t i = 0; i < portal->nparams && i < 64; i++)
+        if (greens >> i & 1)
+            h = (h ^ args[i]) * 0x100000001b3u;
+    return h ^ (h >> 29);
+}
+
+static bool same_key(const JgPe *pe, const JgResidual *r, const uint64_t *args)
 {
     const JgGraph *portal = pe->module->portal;
     uint64_t greens = pe->bta->portal_green_params;
-    for (JgResidual *r = pe->residuals; r; r = r->next) {
-        bool same = true;
-        for (uint32_t i = 0; i < portal->nparams && same; i++)
-            if (i < 64 && (greens >> i & 1) && r->green_args[i] != args[i])
-                same = false;
-        if (same)
+    for (uint32_t i = 0; i < portal->nparams; i++)
+        if (i < 64 && (greens >> i & 1) && r->green_args[i] != args[i])
+            return false;
+    return true;
+}
+
+static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
+{
+    if (!pe->by_key_cap)
+        return NULL;
+    uint32_t m = pe->by_key_cap - 1;
+    for (uint32_t i = (uint32_t)key_hash(pe, args) & m;; i = (i + 1) & m) {
+        JgResidual *r = pe->by_key[i];
+        if (!r || same_key(pe, r, args))
             return r;
     }
-    return NULL;
+}
+
+static bool index_residual(JgPe *pe, JgResidual *r)
+{
+    if (2 * (pe->nresiduals + 1) > pe->by_key_cap) {
+        uint32_t cap = pe->by_key_cap ? 2 * pe->by_key_cap : 64;
+        JgResidual **table = calloc(cap, sizeof *table);
+        if (!table)
+            return false;
+        for (uint32_t i = 0; i < pe->by_key_cap; i++) {
+            JgResidual *old = pe->by_key[i];
+            if (!old)
+                continue;
+            uint32_t j = (uint32_t)key_hash(pe, old->green_args) & (cap - 1);
+            while (table[j])
+                j = (j + 1) & (cap - 1);
+            table[j] = old;
+        }
+        free(pe->by_key);
+        pe->by_key = table;
+        pe->by_key_cap = cap;
+    }
+    uint32_t j = (uint32_t)key_hash(pe, r->green_args) & (pe->by_key_cap - 1);
+    while (pe->by_key[j])
+        j = (j + 1) & (pe->by_key_cap - 1);
+    pe->by_key[j] = r;
+    pe->nresiduals++;
+    return true;
 }
 
 /* A new residual graph: its parameters are the portal's red parameters. */
@@ -109,6 +157,12 @@ static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
     r->green_args = jg_arena_alloc(arena, sizeof(uint64_t) * (portal->nparams + 1));
     for (uint32_t i = 0; i < portal->nparams; i++)
         r->green_args[i] = (i < 64 && (greens >> i & 1)) ? args[i] : 0;
+    if (!index_residual(pe, r)) {
+        jg_arena_free(arena);
+        free(arena);
+        free(r);
+        return NULL;
+    }
     r->next = pe->residuals;
     pe->residuals = r;
     pe->stats.specializations++;

@@ -139,6 +139,8 @@ struct JgPe {
     JgArena arena;       /* graph infos; everything else lives in the residual's arena */
     PeGraphInfo **infos; /* per module graph index, lazily */
     JgResidual *residuals;
+    JgResidual **by_key; /* the residuals by their green arguments (open addressing) */
+    uint32_t by_key_cap, nresiduals;
     /* the compilation in progress */
     JgResidual *current;
     JgGraph *rg; /* current->graph; its arena holds states and virtuals */

@@ -80,6 +80,10 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
     code = jit_deepfreeze(code);
     TlcObject *stack[TLC_STACK_CAPACITY];
     TlcObject *callargs[TLC_MAX_CALL_ARGS];
+    /* the arguments of a call with few of them: when a call escapes to
+     * compiled code, the array its arguments are in is materialized whole
+     * (and zeroed), 64 bytes rather than 2 KB */
+    TlcObject *fewargs[TLC_FEW_CALL_ARGS];
     int64_t sp = jit_concrete(nsaved);
     for (int64_t i = 0; i < sp; i++)
         stack[i] = saved[i];
@@ -220,9 +224,9 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             int64_t offset = OPERAND_I8();
             if (depth >= TLC_MAX_DEPTH)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
-            callargs[0] = (TlcObject *)&tlc_int_zero.base;
-            TlcObject *r = CALL_FRAME(code, pc + offset, callargs, 1, depth + 1);
-            callargs[0] = NULL;
+            fewargs[0] = (TlcObject *)&tlc_int_zero.base;
+            TlcObject *r = CALL_FRAME(code, pc + offset, fewargs, 1, depth + 1);
+            fewargs[0] = NULL;
             if (r) {
                 ROOM(1);
                 PUSH(r);
@@ -299,12 +303,13 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
                 tlc_raise_attribute(op, at, name, 1);
             if (depth >= TLC_MAX_DEPTH)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
+            TlcObject **argv = argc < TLC_FEW_CALL_ARGS ? fewargs : callargs;
             for (int64_t i = 0; i <= argc; i++)
-                callargs[i] = take(&stack[sp - argc - 1 + i]);
+                argv[i] = take(&stack[sp - argc - 1 + i]);
             sp -= argc + 1;
-            TlcObject *r = CALL_FRAME(code, entry, callargs, argc + 1, depth + 1);
+            TlcObject *r = CALL_FRAME(code, entry, argv, argc + 1, depth + 1);
             for (int64_t i = 0; i <= argc; i++)
-                callargs[i] = NULL;
+                argv[i] = NULL;
             if (r)
                 PUSH(r);
             break;

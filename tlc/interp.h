@@ -7,6 +7,7 @@
 #define TLC_STACK_CAPACITY 256 /* values per frame's operand stack */
 #define TLC_MAX_DEPTH 1000     /* nested frames, the top-level frame included */
 #define TLC_MAX_CALL_ARGS 256  /* receiver + up to 255 SEND arguments */
+#define TLC_FEW_CALL_ARGS 8    /* calls with fewer arguments use a small array */
 
 /* A program prepared for running: everything the interpreter reads, never
  * changed while it runs (the portal deep-freezes it). */
