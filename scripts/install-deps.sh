@@ -4,7 +4,7 @@
 #
 # usage: scripts/install-deps.sh [--bench]
 #   --bench  also the benchmark peers and the plot (docs/benchmarks.md):
-#            luajit, pypy3, gnuplot, and nodejs unless a `node` is on PATH
+#            luajit, lua5.4, pypy3, gnuplot, and nodejs unless a `node` is on PATH
 set -euo pipefail
 
 bench=0
@@ -30,7 +30,7 @@ packages=(
 if [ "$bench" = 1 ]; then
   # gnuplot-nox satisfies gnuplot's dependency without Qt or X11 (the plot
   # uses the pngcairo terminal, which gnuplot-nox has).
-  packages+=(luajit pypy3 gnuplot gnuplot-nox)
+  packages+=(luajit lua5.4 pypy3 gnuplot gnuplot-nox)
   # any node will do (the harness runs the one on PATH); Debian's otherwise
   if ! command -v node >/dev/null 2>&1; then
     packages+=(nodejs)
