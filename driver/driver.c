@@ -440,6 +440,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     if (options->engine != JG_ENGINE_GRAPHS) {
         JgPeOptions pe_options = {
             .no_virtuals = options->no_virtuals, .on_exit = pe_exit_told, .on_exit_ctx = d};
+        /* ablation (bench/ANALYSIS.md): recurrence loops left as they are */
+        const char *no_unroll = getenv("JITGEN_NO_UNROLL");
+        pe_options.no_unroll = no_unroll && *no_unroll && *no_unroll != '0';
         /* tests: a small budget makes compilations end in exits */
         const char *budget = getenv("JITGEN_PE_BUDGET");
         if (budget && *budget)
