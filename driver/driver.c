@@ -199,6 +199,15 @@ static double compile_ms(const JgDriver *d)
     return jg_pe_stats(d->pe)->ms + jg_baseline_stats(d->baseline)->compile_ms;
 }
 
+/* Operations of a residual graph (the cost of compiling it). */
+static uint64_t graph_ops(const JgGraph *g)
+{
+    uint64_t n = 0;
+    for (uint32_t b = 0; b < g->blocks.count; b++)
+        n += g->blocks.items[b].ops.count;
+    return n;
+}
+
 /* The jit engine's tier-up (baseline.h, JgTierUpFn), asked at the
  * baseline tier's looks. Once baseline code has run `tier_up_ms` since the
  * first hand-over, LLVM starts on another thread and compiles the graph
@@ -223,10 +232,15 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
      * methods too, each time through InputArgs and the dispatchers, which
      * costs more than the baseline tier's method entries (tier_policy.h) */
     uint64_t entries = jg_baseline_stats(d->baseline)->method_entries;
-    bool crossing = !d->tier_now && d->look_ms > 0 &&
+    bool first = d->look_ms == 0;
+    bool crossing = !d->tier_now && !first &&
                     !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms);
     d->look_entries = entries;
     d->look_ms = now;
+    if (r->backend != d->llvm && !d->tier_now && first) {
+        *next_look_ms = TIER_POLL_MS; /* nothing measured yet */
+        return false;
+    }
     if (r->backend != d->llvm && crossing) {
         d->tier_declined++;
         return false;
@@ -236,8 +250,10 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
          * backend spent since (flexswitch cases) is no run of it */
         double waited = now - d->tier_t0 - (compile_ms(d) - d->tier_compile0_ms);
         if (!d->tier_now) { /* a small loop waits longer (tier_policy.h) */
-            double delay = jg_tier_up_delay((double)d->tier_up_ms,
-                                            jg_baseline_loop_bytes(d->baseline, g, block));
+            double delay = jg_tier_up_compile_wait(
+                jg_tier_up_delay((double)d->tier_up_ms,
+                                 jg_baseline_loop_bytes(d->baseline, g, block)),
+                graph_ops(g), false);
             if (waited < delay) {
                 *next_look_ms = delay - waited;
                 return false;

@@ -20,3 +20,9 @@ bool jg_tier_up_keeps_to_methods(uint64_t entries, double ms)
 {
     return ms <= 0 || (double)entries <= TIER_UP_MAX_ENTRIES_PER_MS * ms;
 }
+
+double jg_tier_up_compile_wait(double delay_ms, uint64_t ops, bool open)
+{
+    double cost = (open ? 0 : TIER_UP_OPEN_MS) + TIER_UP_MS_PER_OP * (double)ops;
+    return cost > delay_ms ? cost : delay_ms;
+}

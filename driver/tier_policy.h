@@ -19,6 +19,21 @@
  * delay `delay_ms`. */
 double jg_tier_up_delay(double delay_ms, uint32_t loop_bytes);
 
+/* What compiling with LLVM is expected to cost, in milliseconds of
+ * baseline run time to wait first (the rule of renting skis until their
+ * price is spent: the run is at most about twice as long as with the best
+ * choice made in advance): opening the backend library the first time,
+ * and about this much per operation of the residual graph (0.1-0.25 ms
+ * measured on the general suite's graphs, optimization and code
+ * generation at O2). */
+#define TIER_UP_OPEN_MS 20.0
+#define TIER_UP_MS_PER_OP 0.2
+
+/* The baseline time (ms) to wait before LLVM compiles a graph of `ops`
+ * residual operations, given the cost rule's `delay_ms` and whether the
+ * library is open already. */
+double jg_tier_up_compile_wait(double delay_ms, uint64_t ops, bool open);
+
 /* Method entries per millisecond of baseline code above which its hot
  * loop is taken to cross methods: such a loop (a send or a type test whose
  * cases grew as flexswitch cases) takes one entry per trip, 10^4 or more a

@@ -41,12 +41,27 @@ static void test_methods_crossed(void **state)
     assert_true(jg_tier_up_keeps_to_methods(1000, 0));
 }
 
+/* LLVM waits as long as it is expected to take: the library's opening the
+ * first time, and a cost per residual operation; never less than the
+ * delay the other rules chose. */
+static void test_compile_wait(void **state)
+{
+    (void)state;
+    assert_true(jg_tier_up_compile_wait(10, 0, true) == 10);
+    assert_true(jg_tier_up_compile_wait(10, 0, false) == TIER_UP_OPEN_MS);
+    assert_true(jg_tier_up_compile_wait(10, 1000, true) == 1000 * TIER_UP_MS_PER_OP);
+    assert_true(jg_tier_up_compile_wait(10, 1000, false) ==
+                TIER_UP_OPEN_MS + 1000 * TIER_UP_MS_PER_OP);
+    assert_true(jg_tier_up_compile_wait(80, 10, false) == 80);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_large_or_unknown_keeps_delay),
         cmocka_unit_test(test_small_loop_waits),
         cmocka_unit_test(test_methods_crossed),
+        cmocka_unit_test(test_compile_wait),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
