@@ -188,11 +188,21 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     Work w = {first, s};
     JG_VEC_PUSH(&pe->arena, pe->work, w);
     pe_run_work(pe);
-    if (!pe->failed) {
-        if (!pe->options.no_unroll)
-            pe->stats.unrolled_loops += jg_unroll_recurrences(pe->rg, first);
-        return true;
+    if (!pe->failed && !pe->options.no_unroll)
+        pe->stats.unrolled_loops += jg_unroll_recurrences(pe->rg, first);
+    if (!pe->failed && pe->options.verify) {
+        /* a malformed graph is a bug: said on stderr (the tests look for
+         * it), and the compilation becomes an exit rather than reach a
+         * backend */
+        char err[256];
+        if (!jg_verify_graph(pe->rg, err, sizeof err)) {
+            fflush(stdout);
+            fprintf(stderr, "jitgen: invalid residual graph %s: %s\n", pe->rg->name, err);
+            pe_fail(pe, "invalid residual graph: %s", err);
+        }
     }
+    if (!pe->failed)
+        return true;
     if (!pe_can_exit(pe))
         return false;
     JgGraph *rg = pe->rg;
@@ -205,6 +215,12 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     merge_forget_from(pe, first + 1);
     pe->failed = false;
     pe_emit_exit(pe, start, first, reason);
+    char err[256];
+    if (!pe->failed && pe->options.verify && !jg_verify_graph(rg, err, sizeof err)) {
+        fflush(stdout);
+        fprintf(stderr, "jitgen: invalid residual graph %s after an exit: %s\n", rg->name, err);
+        return false;
+    }
     return !pe->failed;
 }
 

@@ -23,6 +23,7 @@ typedef struct JgPeOptions {
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
+    bool verify;                  /* check the graph after every compilation (pe.c) */
     JgPeExitFn on_exit;           /* may be NULL */
     void *on_exit_ctx;
 } JgPeOptions;
