@@ -92,25 +92,15 @@ if(jit IN_LIST JITGEN_ENGINES)
   set_tests_properties(e2e_random_jit_levels PROPERTIES TIMEOUT 900)
   # programs of tlcgen's shapes (rings of objects of several classes, list and
   # chain walks with the head kept, a slot changing type in a hot loop, errors
-  # after many iterations, deep recursion), seeds 1-15 of each, under the
-  # interpreter, the partial evaluator, the baseline, the jit engine with its
-  # own default threshold and tier-up, LLVM only from the start
-  # (--jit-threshold=0 --tier-up=0), LLVM from a hand-over at threshold 10
-  # (--tier-up=0) and at threshold 0; the .tlc only (e2e_random compares it
-  # with the .tlcb)
-  set(TLC_SHAPE_ENGINES interp pe baseline jit@default jit@0~0 jit@10~0 jit)
+  # after many iterations, deep recursion, long loops for the tiers), seeds
+  # 1-15 of each, under the interpreter, the partial evaluator, the baseline,
+  # the jit engine with its own default threshold and tier-up, LLVM only from
+  # the start (--jit-threshold=0 --tier-up=0), LLVM from a hand-over at
+  # threshold 10 (--tier-up=0) and at threshold 0; the .tlc only (e2e_random
+  # compares it with the .tlcb)
   add_test(NAME e2e_random_shapes
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 15 ${TLC_SHAPE_ENGINES})
+                   $<TARGET_FILE:tlcgen> 15 interp pe baseline jit@default jit@0~0 jit@10~0 jit)
   set_tests_properties(e2e_random_shapes PROPERTIES TIMEOUT 900 ENVIRONMENT
-                       "TLC_RANDOM_SHAPE=ring walk retype lateerr deep;TLC_RANDOM_TLCB=0")
-  # the long loops of the shape `long`, seeds 1-8, without jit@10~0: LLVM taking a loop
-  # over from the interpreter at threshold 10 sometimes rejects the IR
-  # ("Instruction does not dominate all uses", tlcgen 2 40 long, N = -8)
-  list(REMOVE_ITEM TLC_SHAPE_ENGINES jit@10~0)
-  add_test(NAME e2e_random_shapes_long
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 8 ${TLC_SHAPE_ENGINES})
-  set_tests_properties(e2e_random_shapes_long PROPERTIES TIMEOUT 900 ENVIRONMENT
-                       "TLC_RANDOM_SHAPE=long;TLC_RANDOM_TLCB=0")
+                       "TLC_RANDOM_SHAPE=ring walk retype lateerr deep long;TLC_RANDOM_TLCB=0")
 endif()
