@@ -8,11 +8,21 @@ foreach(engine pe baseline jit@1)
     list(APPEND TLC_EXIT_ENGINES ${engine})
   endif()
 endforeach()
-foreach(budget 5 200)
+# the sanitizer build, four times slower, runs the examples and the error
+# programs at one budget
+set(TLC_EXIT_CASES ${TLC_E2E_CASES})
+set(TLC_EXIT_BUDGETS 5 200)
+if(JITGEN_SANITIZE)
+  file(GLOB TLC_EXIT_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/ex_*.tlc
+       ${CMAKE_CURRENT_LIST_DIR}/cases/err_*.tlc)
+  list(SORT TLC_EXIT_CASES)
+  set(TLC_EXIT_BUDGETS 5)
+endif()
+foreach(budget IN LISTS TLC_EXIT_BUDGETS)
   foreach(engine IN LISTS TLC_EXIT_ENGINES)
     add_test(NAME e2e_cases_${engine}_budget${budget}
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> ${engine}
-                     ${TLC_E2E_CASES})
+                     ${TLC_EXIT_CASES})
     set_tests_properties(e2e_cases_${engine}_budget${budget} PROPERTIES ENVIRONMENT
                          JITGEN_PE_BUDGET=${budget})
   endforeach()
