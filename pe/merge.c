@@ -78,6 +78,7 @@ typedef struct Walk {
     bool ok;
     bool full;                /* generalize everything to variables */
     bool exact;               /* match: a variable slot does not accept a constant */
+    bool keep_known;          /* match: the block must know the constants in memory */
     JG_VEC(JgVal) args;       /* link arguments, one per VAR slot of the shape */
     JG_VEC(uint8_t) types;    /* their types (for new block parameters) */
     JG_VEC(Av *) var_slots;   /* generalize: the shape slots that became variables */
@@ -366,6 +367,32 @@ static bool pending_walk(Walk *w, State *shape, State *cur, bool collect)
     return true;
 }
 
+/* Whether `cur` knows a constant in memory (a promoted type) that the
+ * block of `shape` would not: an address based on a value the block has as
+ * a parameter, or an absolute one. Jumping there loses it, and a loop
+ * whose back-edge arrives so promotes the same value again every trip. */
+static bool loses_known_constants(const Walk *w, const State *shape, const State *cur)
+{
+    for (uint32_t i = 0; i < cur->ncache; i++) {
+        const CacheEntry *e = &cur->cache[i];
+        if (e->pending || e->value.kind != AV_CONST)
+            continue;
+        JgVal base = 0;
+        int64_t offset = e->offset;
+        if (e->base) {
+            uint32_t k = find_base(w, e->base);
+            if (k == w->pair_param.count)
+                continue; /* the block would not know the base anyway */
+            base = w->pair_param.items[k];
+            offset -= w->pair_value.items[k].offset;
+        }
+        const CacheEntry *known = cache_find(shape, base, offset, (JgType)e->type);
+        if (!known || known->value.kind != AV_CONST || known->value.bits != e->value.bits)
+            return true;
+    }
+    return false;
+}
+
 static bool match_state(Walk *w, State *shape, State *cur)
 {
     w->ok = true;
@@ -378,7 +405,8 @@ static bool match_state(Walk *w, State *shape, State *cur)
             if (red_slot(cf, l))
                 match_av(w, tf->locals[l], cf->locals[l]);
     }
-    bool ok = w->ok && cache_walk(w, shape, cur, false) && pending_walk(w, shape, cur, false);
+    bool ok = w->ok && cache_walk(w, shape, cur, false) && pending_walk(w, shape, cur, false) &&
+              !(w->keep_known && loses_known_constants(w, shape, cur));
     clear_marks(shape);
     clear_marks(cur);
     return ok;
@@ -744,6 +772,12 @@ static bool collect_and_jump(JgPe *pe, Walk *w, const MergeEntry *e, State *cur,
     return true;
 }
 
+/* Residual blocks per merge-point key before termination is forced. */
+static unsigned limit_of(const JgPe *pe)
+{
+    return pe->options.max_specializations ? pe->options.max_specializations : 6;
+}
+
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
 {
     State *cur = *state;
@@ -758,8 +792,11 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     bool unreachable_seen = false;
     MergeEntry *last = NULL;
     uint32_t compilation = pe->current->compilation_starts.count - 1;
+    /* past the bound of blocks per key (counted in the first pass) a block
+     * may lose what the arriving state knows of memory */
     for (int pass = 0; pass < 2; pass++) {
         w.exact = pass == 0;
+        w.keep_known = pass == 0 || count < limit_of(pe);
         for (MergeEntry *e = *bucket; e; e = e->next) {
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
                 continue;
@@ -776,7 +813,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         }
     }
     w.exact = false;
-    unsigned limit = pe->options.max_specializations ? pe->options.max_specializations : 6;
+    w.keep_known = false;
+    unsigned limit = limit_of(pe);
     w.full = count >= limit;
     if (w.full) {
         pending_settle(pe, cur, *block, true);
