@@ -23,9 +23,8 @@ double jg_tier_up_delay(double delay_ms, uint32_t loop_bytes);
  * baseline run time to wait first (the rule of renting skis until their
  * price is spent: the run is at most about twice as long as with the best
  * choice made in advance): opening the backend library the first time,
- * and about this much per operation of the residual graph (0.1-0.25 ms
- * measured on the general suite's graphs, optimization and code
- * generation at O2). */
+ * and this much per operation of the residual graph (optimization and
+ * code generation at O2; docs/baseline.md, "When LLVM takes over"). */
 #define TIER_UP_OPEN_MS 20.0
 #define TIER_UP_MS_PER_OP 0.2
 
@@ -36,8 +35,8 @@ double jg_tier_up_compile_wait(double delay_ms, uint64_t ops, bool open);
 
 /* Method entries per millisecond of baseline code above which its hot
  * loop is taken to cross methods: such a loop (a send or a type test whose
- * cases grew as flexswitch cases) takes one entry per trip, 10^4 or more a
- * millisecond; a loop within one method takes none. */
+ * cases grew as flexswitch cases) takes an entry every trip, a loop within
+ * one method none, so the two rates are orders of magnitude apart. */
 #define TIER_UP_MAX_ENTRIES_PER_MS 100
 
 /* Whether baseline code that entered `entries` methods in `ms` milliseconds
