@@ -25,6 +25,9 @@ JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options)
     if (options)
         pe->options = *options;
     pe->infos = jg_arena_alloc(&pe->arena, sizeof(PeGraphInfo *) * (m->graphs.count + 1));
+    for (uint32_t i = 0; m->portal && i < m->portal->nparams && i < 64; i++)
+        if (bta->portal_green_params >> i & 1)
+            pe->green_index[pe->ngreen++] = (uint8_t)i;
     return pe;
 }
 
@@ -70,33 +73,31 @@ const char *jg_pe_error(const JgPe *pe)
  * hash of their green arguments. */
 static uint64_t key_hash(const JgPe *pe, const uint64_t *args)
 {
-    const JgGraph *portal = pe->module->portal;
-    uint64_t greens = pe->bta->portal_green_params, h = 0x9e3779b97f4a7c15u;
-    for (uint32_t i = 0; i < portal->nparams && i < 64; i++)
-        if (greens >> i & 1)
-            h = (h ^ args[i]) * 0x100000001b3u;
+    uint64_t h = 0x9e3779b97f4a7c15u;
+    for (uint32_t i = 0; i < pe->ngreen; i++)
+        h = (h ^ args[pe->green_index[i]]) * 0x100000001b3u;
     return h ^ (h >> 29);
 }
 
 static bool same_key(const JgPe *pe, const JgResidual *r, const uint64_t *args)
 {
-    const JgGraph *portal = pe->module->portal;
-    uint64_t greens = pe->bta->portal_green_params;
-    for (uint32_t i = 0; i < portal->nparams; i++)
-        if (i < 64 && (greens >> i & 1) && r->green_args[i] != args[i])
+    for (uint32_t i = 0; i < pe->ngreen; i++)
+        if (r->green_args[pe->green_index[i]] != args[pe->green_index[i]])
             return false;
     return true;
 }
 
 static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
 {
+    if (pe->last && same_key(pe, pe->last, args))
+        return pe->last;
     if (!pe->by_key_cap)
         return NULL;
     uint32_t m = pe->by_key_cap - 1;
     for (uint32_t i = (uint32_t)key_hash(pe, args) & m;; i = (i + 1) & m) {
         JgResidual *r = pe->by_key[i];
         if (!r || same_key(pe, r, args))
-            return r;
+            return r ? (pe->last = r) : NULL;
     }
 }
 

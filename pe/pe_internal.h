@@ -141,6 +141,9 @@ struct JgPe {
     JgResidual *residuals;
     JgResidual **by_key; /* the residuals by their green arguments (open addressing) */
     uint32_t by_key_cap, nresiduals;
+    JgResidual *last;      /* the one found last (recursion calls the same key again) */
+    uint8_t green_index[64]; /* the portal's green parameters */
+    uint32_t ngreen;
     /* the compilation in progress */
     JgResidual *current;
     JgGraph *rg; /* current->graph; its arena holds states and virtuals */
