@@ -81,11 +81,11 @@ static _Noreturn void fatal(const char *what, const char *message)
     exit(70);
 }
 
-/* A failure inside the JIT that the run survives: counted, and told under
+/* A failure inside the JIT that the run survives, told under
  * --dump=fallbacks. */
-static void fallback(JgDriver *d, const char *graph, const char *what, const char *reason)
+static void tell_fallback(const JgDriver *d, const char *graph, const char *what,
+                          const char *reason)
 {
-    d->fallbacks++;
     if (d->options.dumps & JG_DUMP_FALLBACKS) {
         fflush(stdout);
         fprintf(dump_out(d), "jitgen: fallback: %s: %s: %s\n", graph ? graph : "<anonymous>", what,
@@ -93,15 +93,17 @@ static void fallback(JgDriver *d, const char *graph, const char *what, const cha
     }
 }
 
+/* A backend refused a graph (the partial evaluator counts its own exits). */
+static void fallback(JgDriver *d, const char *graph, const char *what, const char *reason)
+{
+    d->fallbacks++;
+    tell_fallback(d, graph, what, reason);
+}
+
 /* The partial evaluator ended a compilation in an exit (pe/exit.c). */
 static void pe_exit_told(void *ctx, const char *graph, const char *reason)
 {
-    JgDriver *d = ctx;
-    if (d->options.dumps & JG_DUMP_FALLBACKS) {
-        fflush(stdout);
-        fprintf(dump_out(d), "jitgen: fallback: %s: exit to the evaluator: %s\n",
-                graph ? graph : "<anonymous>", reason);
-    }
+    tell_fallback(ctx, graph, "exit to the evaluator", reason);
 }
 
 static bool llvm_refused(const JgDriver *d, const JgGraph *g)
@@ -529,7 +531,6 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
-
     if (d->options.engine == JG_ENGINE_JIT && !d->baseline && !d->llvm &&
         !start_llvm_now(d, err, sizeof err))
         fatal("LLVM could not start", err);

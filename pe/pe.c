@@ -101,6 +101,15 @@ static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
     }
 }
 
+/* Puts `r` in the first free slot of its probe sequence in `table`. */
+static void place_residual(const JgPe *pe, JgResidual **table, uint32_t cap, JgResidual *r)
+{
+    uint32_t j = (uint32_t)key_hash(pe, r->green_args) & (cap - 1);
+    while (table[j])
+        j = (j + 1) & (cap - 1);
+    table[j] = r;
+}
+
 static bool index_residual(JgPe *pe, JgResidual *r)
 {
     if (2 * (pe->nresiduals + 1) > pe->by_key_cap) {
@@ -108,23 +117,14 @@ static bool index_residual(JgPe *pe, JgResidual *r)
         JgResidual **table = calloc(cap, sizeof *table);
         if (!table)
             return false;
-        for (uint32_t i = 0; i < pe->by_key_cap; i++) {
-            JgResidual *old = pe->by_key[i];
-            if (!old)
-                continue;
-            uint32_t j = (uint32_t)key_hash(pe, old->green_args) & (cap - 1);
-            while (table[j])
-                j = (j + 1) & (cap - 1);
-            table[j] = old;
-        }
+        for (uint32_t i = 0; i < pe->by_key_cap; i++)
+            if (pe->by_key[i])
+                place_residual(pe, table, cap, pe->by_key[i]);
         free(pe->by_key);
         pe->by_key = table;
         pe->by_key_cap = cap;
     }
-    uint32_t j = (uint32_t)key_hash(pe, r->green_args) & (pe->by_key_cap - 1);
-    while (pe->by_key[j])
-        j = (j + 1) & (pe->by_key_cap - 1);
-    pe->by_key[j] = r;
+    place_residual(pe, pe->by_key, pe->by_key_cap, r);
     pe->nresiduals++;
     return true;
 }
