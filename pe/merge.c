@@ -428,13 +428,7 @@ static void collect_args(Walk *w, Av t, Av c)
         add_pair(w, t.var, c);
         return;
     }
-    if (t.kind == AV_VIRT && c.kind != AV_VIRT) {
-        /* collecting an earlier slot materialized this object, which the
-         * block keeps virtual: jumping there would leave two copies */
-        w->ok = false;
-        return;
-    }
-    if (t.kind == AV_VIRT && t.obj->mark != w->mark) {
+    if (t.kind == AV_VIRT && c.kind == AV_VIRT && t.obj->mark != w->mark) {
         t.obj->mark = w->mark;
         for (uint32_t i = 0; i < t.obj->nfields; i++)
             collect_args(w, t.obj->fields[i].value, c.obj->fields[i].value);
@@ -764,9 +758,8 @@ static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
  * state, its escaped objects now real, looks for another block. */
 static bool collect_and_jump(JgPe *pe, Walk *w, const MergeEntry *e, State *cur, uint32_t from)
 {
-    w->ok = true;
     collect_state_args(w, e->shape, cur);
-    if (!w->ok || w->args.count != pe->rg->blocks.items[e->block].nparams)
+    if (w->args.count != pe->rg->blocks.items[e->block].nparams)
         return false;
     jump(pe, w, from, e->block);
     return true;
