@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "frontend/ir.h"
+#include "frontend/portal_site.h"
 
 /* Called at a look (`look_ms` below): baseline code, at a loop header
  * `block` (its parameters in `slots`), or at the graph's entry (block 0,
@@ -33,8 +34,9 @@ typedef bool (*JgTierUpFn)(void *ctx, const JgGraph *g, uint32_t block, const ui
 
 typedef struct JgBaselineOptions {
     /* residual calls of the portal (CALL ops whose callee has
-     * JG_FLAG_PORTAL) call this with the portal's arguments in an array */
-    uint64_t (*portal_call)(void *ctx, const uint64_t *args);
+     * JG_FLAG_PORTAL) call this with the portal's arguments in an array
+     * and the call's site (one per op, kept with the graph) */
+    uint64_t (*portal_call)(void *ctx, const uint64_t *args, JgPortalSite *site);
     void *portal_ctx;
     /* the first look at tier_up, in milliseconds from the first run of
      * baseline code (< 0: at once; 0: never). A look, on a timer, makes
@@ -59,16 +61,28 @@ typedef struct JgBaselineOptions {
 typedef struct JgBaselineStats {
     uint64_t methods;          /* compiled */
     uint64_t flexswitch_cases; /* compiled after a miss */
+    uint64_t consolidations;   /* grown graphs compiled again as one method */
     uint64_t code_bytes;       /* machine code emitted */
     double compile_ms;         /* code generation */
     /* run-time counters */
     uint64_t method_entries; /* calls of methods by the dispatcher */
+    uint64_t case_jumps;     /* flexswitch cases taken inside a consolidated method */
     uint64_t flexswitch_misses;
     uint64_t tier_ups; /* activations another tier went on with */
     uint64_t looks;    /* times tier_up was asked */
 } JgBaselineStats;
 
 typedef struct JgBaseline JgBaseline;
+
+/* Direct calls: `site`, a portal call in this backend's code, runs graph
+ * g (compiled by this backend) on the call's arguments at red_index[0..nred)
+ * without going through options.portal_call, until jg_baseline_unbind(g).
+ * red_index must outlive the binding. False when out of memory (the site
+ * goes on through the host). */
+bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g,
+                           const uint32_t *red_index, uint32_t nred);
+/* Every site bound to g goes through the host again (another tier runs g). */
+void jg_baseline_unbind(JgBaseline *bl, const JgGraph *g);
 
 /* Whether this host can run baseline code (x86-64 System V). */
 bool jg_baseline_available(void);

@@ -20,9 +20,6 @@
 const X64Reg bl_home_regs[NHOME_REGS] = {X64_R14, X64_R15, X64_R13, X64_RSI, X64_RDI,
                                          X64_R8,  X64_R9,  X64_R10, X64_R11};
 
-/* Methods with more values are not coalesced (the interference matrix
- * grows with the square). */
-#define MAX_COALESCED 4096u
 /* Classes considered for registers, heaviest first. */
 #define MAX_COLORED 512u
 #define NONE UINT32_MAX
@@ -944,7 +941,9 @@ bool bl_assign_homes(Codegen *c)
         }
         k.words = (k.n + 63) / 64;
         find_loops(c, hot);
-        if (k.n <= MAX_COALESCED && find_interference(c, &k)) {
+        if (k.n > BL_MAX_COALESCED && c->bg->consolidating) {
+            ok = bl_cg_fail(c, "%u values: too many to consolidate", k.n);
+        } else if (k.n <= BL_MAX_COALESCED && find_interference(c, &k)) {
             coalesce(c, &k, hot);
             reads = calloc(g->values.count, sizeof *reads);
             if (reads) { /* no memory: no fusion nor folds, the same results */

@@ -20,6 +20,14 @@
 #define BL_BLOCKID_RETURN 0xffffffffu
 #define BL_MAX_METHODS 65535u
 #define BL_MAX_METHOD_BLOCKS 65535u
+/* Methods with more values are not coalesced, nor are their comparisons
+ * fused or folded (homes.c: the interference matrix grows with the
+ * square). */
+#define BL_MAX_COALESCED 8192u
+/* Consolidation (runtime.c): method entries without growth first, and how
+ * often per graph. */
+#define BL_STABLE_ENTRIES 256u
+#define BL_MAX_CONSOLIDATIONS 4u
 
 /* One activation of a residual graph: what methods pass each other. Lives
  * on the dispatcher's C stack, where the conservative collector sees it. */
@@ -72,6 +80,15 @@ typedef struct BlGraph {
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;
     BlFlexCache *flex_caches;
+    JgPortalSite *portal_sites;
+    uint64_t *entry_masks; /* per parameter of the entry block: its type's bits */
+    JgPortalSite **bound;  /* sites calling this graph directly */
+    uint32_t nbound, bound_cap;
+    /* consolidation (runtime.c): method entries so far, and the count at
+     * which the graph, stable since it last grew, becomes one method */
+    uint64_t entries, consolidate_at;
+    uint32_t consolidations;
+    bool consolidating; /* the method being compiled is one */
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */
@@ -119,6 +136,8 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
 
 /* ---- runtime.c ---- */
 
+/* A portal call from a site bound to a graph (jg_baseline_bind_site). */
+uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args);
 /* Copies finished code into executable memory; NULL on failure. */
 void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len);
 _Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -422,10 +422,33 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             bl_cg_fail(c, "a portal call, but the options have no portal_call function");
             return;
         }
+        JgPortalSite *site = calloc(1, sizeof *site);
+        if (!site) {
+            bl_cg_fail(c, "out of memory");
+            return;
+        }
+        site->next = c->bg->portal_sites;
+        c->bg->portal_sites = site;
+        for (uint32_t i = 0; i < n && i < 64; i++)
+            if (jg_is_const(c->g, op->args[i + 1]))
+                site->constant |= (uint64_t)1 << i;
+        /* a site the host bound to a graph of this backend calls it
+         * directly (bl_call_direct), the others through the host */
         spill_args(c, op);
+        uint32_t host = x64_label(&c->buf), done = x64_label(&c->buf);
+        x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)site);
+        x64_load(&c->buf, 8, X64_RAX, X64_RDI, (int32_t)offsetof(JgPortalSite, direct));
+        x64_test_rr(&c->buf, X64_RAX, X64_RAX);
+        x64_jcc(&c->buf, X64_E, host);
+        x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
+        x64_call_abs(&c->buf, (const void *)bl_call_direct);
+        x64_jmp(&c->buf, done);
+        x64_place(&c->buf, host);
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)bl->options.portal_ctx);
         x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
+        x64_mov_ri(&c->buf, X64_RDX, (uint64_t)(uintptr_t)site);
         x64_call_abs(&c->buf, (const void *)bl->options.portal_call);
+        x64_place(&c->buf, done);
     } else {
         /* the function: a constant address (the callee graph's native one
          * when the constant is null) or a pointer computed at run time */
@@ -1063,6 +1086,34 @@ static void branch_through(Codegen *c, const JgLink *l, const JgOp *cmp, const B
     c->current = current;
 }
 
+/* A flexswitch's cases whose blocks are in this method (a consolidated
+ * graph, runtime.c), compared in turn and followed like a goto: no trip
+ * through the dispatcher. The first MAX_INLINE_CASES only: a megamorphic
+ * site's other cases go on through the cache and the runtime. */
+#define MAX_INLINE_CASES 8
+static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
+{
+    JgType vt = jg_value_type(c->g, fs->value);
+    uint32_t n = fs->ncases < t->nlinks - 1 ? fs->ncases : t->nlinks - 1;
+    for (uint32_t i = 0, inlined = 0; i < n && inlined < MAX_INLINE_CASES && !c->failed; i++) {
+        const JgLink *l = &t->links[i + 1];
+        if (!internal_link(c, l))
+            continue;
+        inlined++;
+        uint32_t next = x64_label(&c->buf);
+        load_value(c, X64_RAX, fs->value);
+        x64_mov_ri(&c->buf, X64_RCX, jg_truncate_bits(vt, fs->values[i]));
+        x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
+        x64_jcc(&c->buf, X64_NE, next);
+        /* counted: a crossing of methods before the consolidation, and in
+         * LLVM's code, which the tier-up weighs (driver/tier_policy.h) */
+        x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)&c->bg->bl->stats.case_jumps);
+        x64_alu_mi(&c->buf, X64_ADD, X64_RCX, 0, 1);
+        emit_link(c, l);
+        x64_place(&c->buf, next);
+    }
+}
+
 static void lower_terminator(Codegen *c, uint32_t block)
 {
     const JgBlock *bk = &c->g->blocks.items[block];
@@ -1131,6 +1182,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
             bl_cg_fail(c, "block %u: a flexswitch without its object", block);
             return;
         }
+        inline_cases(c, t, fs);
         for (uint32_t i = 0; i < fs->nlive; i++) {
             load_value(c, X64_RAX, fs->live[i]);
             x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, X64_RAX);

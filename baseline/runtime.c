@@ -127,6 +127,13 @@ static void free_graph(BlGraph *bg)
         free(bg->calls);
         bg->calls = next;
     }
+    while (bg->portal_sites) {
+        JgPortalSite *next = bg->portal_sites->next;
+        free(bg->portal_sites);
+        bg->portal_sites = next;
+    }
+    free(bg->entry_masks);
+    free(bg->bound);
     free(bg->methods);
     free(bg->ids);
     free(bg->enterable);
@@ -229,11 +236,19 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     BlGraph *bg = find(bl, g);
     if (!bg) {
         bg = calloc(1, sizeof *bg);
-        if (bg) {
+        const JgBlock *entry = g->blocks.count ? &g->blocks.items[0] : NULL;
+        uint32_t nparams = entry ? entry->nparams : 0;
+        uint64_t *masks = malloc(sizeof *masks * (nparams ? nparams : 1));
+        if (bg && masks) {
             bg->bl = bl;
             bg->graph = g;
+            bg->consolidate_at = UINT64_MAX;
+            for (uint32_t i = 0; i < nparams; i++)
+                masks[i] = mask(jg_value_type(g, entry->params[i]), UINT64_MAX);
+            bg->entry_masks = masks;
         }
-        if (!bg || !insert(bl, bg)) {
+        if (!bg || !masks || !insert(bl, bg)) {
+            free(masks);
             free(bg);
             snprintf(err, errsize, "out of memory");
             return false;
@@ -266,7 +281,60 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     }
     bl->stats.methods++;
     bl->stats.compile_ms += now_ms() - t0;
+    if (method > 0 && bg->consolidations < BL_MAX_CONSOLIDATIONS)
+        bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
     return true;
+}
+
+/* Consolidation: a graph that grew by flexswitch cases is as many methods,
+ * and every case taken is a trip through the dispatcher (a method's
+ * epilogue, the loop in run, the next method's prologue and entry
+ * switch). Once the graph has stopped growing for BL_STABLE_ENTRIES method
+ * entries, all its blocks are compiled again as one method, in which the
+ * cases known are compared and jumped to (method.c, inline_cases); the old
+ * methods stay valid for the activations running them. At most
+ * BL_MAX_CONSOLIDATIONS times per graph, so that compile work stays a
+ * small multiple of the graph's, and only while the method's values fit
+ * in BL_MAX_COALESCED (homes.c fails the compilation otherwise: a method
+ * without coalescing, fused and folded comparisons loses more than the
+ * dispatcher costs). A failure leaves the graph as it was. */
+static void consolidate(BlGraph *bg)
+{
+    JgBaseline *bl = bg->bl;
+    uint32_t n = bg->ncompiled, method = bg->nmethods;
+    bg->consolidate_at = UINT64_MAX;
+    if (!n || bg->methods[method - 1].lo == 0 || n > BL_MAX_METHOD_BLOCKS ||
+        method >= BL_MAX_METHODS || bg->consolidations >= BL_MAX_CONSOLIDATIONS)
+        return;
+    double t0 = now_ms();
+    uint32_t *old = malloc(sizeof *old * n);
+    if (!old)
+        return;
+    if (bl->options.growing) /* LLVM may be reading the methods on another thread */
+        bl->options.growing(bl->options.tier_up_ctx, true);
+    if (reserve(bg, n, method)) {
+        memcpy(old, bg->ids, sizeof *old * n);
+        for (uint32_t b = 0; b < n; b++)
+            bg->ids[b] = BL_BLOCKID(method, b);
+        bg->nmethods = method + 1;
+        bg->methods[method] = (BlMethod){0};
+        char err[256];
+        bg->consolidating = true;
+        if (bl_compile_method(bg, 0, n, method, err, sizeof err)) {
+            bg->consolidations++;
+            bl->stats.methods++;
+            bl->stats.consolidations++;
+        } else { /* too big (it only grows): never again */
+            memcpy(bg->ids, old, sizeof *old * n);
+            bg->nmethods = method;
+            bg->consolidations = BL_MAX_CONSOLIDATIONS;
+        }
+        bg->consolidating = false;
+    }
+    if (bl->options.growing)
+        bl->options.growing(bl->options.tier_up_ctx, false);
+    free(old);
+    bl->stats.compile_ms += now_ms() - t0;
 }
 
 /* ---- running ---- */
@@ -304,9 +372,8 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
     const JgGraph *g = bg->graph;
     uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
     BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
-    const JgBlock *entry = &g->blocks.items[0];
-    for (uint32_t i = 0; i < entry->nparams; i++)
-        f->slots[i] = mask(jg_value_type(g, entry->params[i]), args[i]);
+    for (uint32_t i = 0, n = g->blocks.items[0].nparams; i < n; i++)
+        f->slots[i] = args[i] & bg->entry_masks[i];
     uint32_t nareas = bg->nmethods;
     uint8_t **areas = alloca(sizeof *areas * nareas);
     memset(areas, 0, sizeof *areas * nareas);
@@ -317,6 +384,11 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
         uint32_t m = BL_BLOCKID_METHOD(id);
         if (m >= bg->nmethods || !bg->methods[m].fn)
             bl_fatal("graph %s: block id %#x names no compiled method", graph_name(bg), id);
+        if (++bg->entries >= bg->consolidate_at) {
+            consolidate(bg); /* the block goes on in the new method */
+            id = bg->ids[bg->methods[m].lo + BL_BLOCKID_BLOCK(id)];
+            m = BL_BLOCKID_METHOD(id);
+        }
         if (m >= nareas) {
             uint32_t n = bg->nmethods;
             uint8_t **more = alloca(sizeof *more * n);
@@ -357,6 +429,53 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
     if (bl->look_due && ask_tier_up(bg, 0, args, &result))
         return result;
     return run(bg, args);
+}
+
+/* ---- direct calls ---- */
+
+bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g,
+                           const uint32_t *red_index, uint32_t nred)
+{
+    BlGraph *bg = find(bl, g);
+    if (!bg || !bg->nmethods || site->direct)
+        return false;
+    if (bg->nbound == bg->bound_cap) {
+        uint32_t cap = bg->bound_cap ? 2 * bg->bound_cap : 8;
+        JgPortalSite **bound = realloc(bg->bound, sizeof *bound * cap);
+        if (!bound)
+            return false;
+        bg->bound = bound;
+        bg->bound_cap = cap;
+    }
+    bg->bound[bg->nbound++] = site;
+    site->red_index = red_index;
+    site->nred = nred;
+    site->direct = bg;
+    return true;
+}
+
+void jg_baseline_unbind(JgBaseline *bl, const JgGraph *g)
+{
+    BlGraph *bg = find(bl, g);
+    for (uint32_t i = 0; bg && i < bg->nbound; i++)
+        bg->bound[i]->direct = NULL;
+    if (bg)
+        bg->nbound = 0;
+}
+
+/* The way of jg_baseline_call from a bound site: the callee's red
+ * arguments picked from the portal's, then its activation, as the host
+ * would have run it. */
+uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args)
+{
+    BlGraph *bg = site->direct;
+    uint64_t red[site->nred + 1];
+    for (uint32_t i = 0; i < site->nred; i++)
+        red[i] = args[site->red_index[i]];
+    uint64_t result;
+    if (bg->bl->look_due && ask_tier_up(bg, 0, red, &result))
+        return result;
+    return run(bg, red);
 }
 
 /* ---- called by generated code ---- */

@@ -130,18 +130,26 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
     return true;
 }
 
+static uint64_t call_from_site(JgDriver *d, const uint64_t *args, JgPortalSite *site);
+
 /* Residual code compiled by LLVM calls the portal for keys it did not
  * inline through this function. */
-static uint64_t llvm_portal_call(void *ctx, const uint64_t *args)
+static uint64_t llvm_portal_call(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
-    return jg_driver_call(ctx, args);
+    return call_from_site(ctx, args, site);
 }
 
 /* Residual code compiled by the baseline backend calls the portal through
  * this function, as LLVM's does. */
-static uint64_t baseline_portal_call(void *ctx, const uint64_t *args)
+static uint64_t baseline_portal_call(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
-    return jg_driver_call(ctx, args);
+    JgDriver *d = ctx;
+    JgResidual *r = site->host;
+    /* a site of one residual graph, which baseline code runs: later calls
+     * go there directly, until the graph moves to LLVM (tier_up) */
+    if (r && r->backend == d->baseline)
+        jg_baseline_bind_site(d->baseline, site, r->graph, d->red_index, d->nred);
+    return call_from_site(d, args, site);
 }
 
 static bool start_llvm_now(JgDriver *d, char *err, size_t errsize);
@@ -233,7 +241,8 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
      * that crosses methods (through flexswitch cases) would cross LLVM's
      * methods too, each time through InputArgs and the dispatchers, which
      * costs more than the baseline tier's method entries (tier_policy.h) */
-    uint64_t entries = jg_baseline_stats(d->baseline)->method_entries;
+    const JgBaselineStats *bs = jg_baseline_stats(d->baseline);
+    uint64_t entries = bs->method_entries + bs->case_jumps;
     bool first = d->look_ms == 0;
     bool crossing = !d->tier_now && !first &&
                     !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms);
@@ -280,10 +289,11 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
             fatal("LLVM could not start", err);
         if (!d->tier_ok) {
             JG_VEC_PUSH(&d->arena, d->llvm_refused, d->tier_graph->graph);
-            fallback(d, d->tier_graph->graph->name, "LLVM compilation failed, baseline code goes on",
-                     d->tier_err);
+            fallback(d, d->tier_graph->graph->name,
+                     "LLVM compilation failed, baseline code goes on", d->tier_err);
         } else {
             d->tier_graph->backend = d->llvm;
+            jg_baseline_unbind(d->baseline, d->tier_graph->graph);
         }
     }
     if (llvm_refused(d, g)) {
@@ -298,6 +308,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
             return false;
         }
         r->backend = d->llvm;
+        jg_baseline_unbind(d->baseline, g);
     } else if (!d->backend->compile(d->llvm, r->graph, err, sizeof err)) {
         fatal("LLVM compilation failed", err); /* what grew meanwhile */
     }
@@ -518,10 +529,10 @@ bool jg_driver_idle(const JgDriver *d)
     return jg_backend_ready(d->llvm_start) && jg_backend_ready(d->tier_start);
 }
 
-uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
+/* The residual graph of the portal call `args` (its green arguments),
+ * specialized now if it is new. */
+static JgResidual *specialize(JgDriver *d, const uint64_t *args)
 {
-    if (d->options.engine == JG_ENGINE_GRAPHS)
-        return jg_eval(&d->ev, d->module->portal, args);
     char err[512];
     /* tiered: the first compilation is next; LLVM starts on another thread
      * during the partial evaluation (no-op once it has started) - unless
@@ -534,6 +545,14 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     if (d->options.engine == JG_ENGINE_JIT && !d->baseline && !d->llvm &&
         !start_llvm_now(d, err, sizeof err))
         fatal("LLVM could not start", err);
+    return r;
+}
+
+/* Runs residual graph `r` on the portal call's red arguments (taken from
+ * `args`, the portal's), in the tier that has it, compiling it first. */
+static uint64_t run_residual(JgDriver *d, JgResidual *r, const uint64_t *args)
+{
+    char err[512];
     uint64_t red[d->nred + 1];
     for (uint32_t i = 0; i < d->nred; i++)
         red[i] = args[d->red_index[i]];
@@ -573,6 +592,27 @@ uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
     return jg_eval(&d->ev, r->graph, red);
 }
 
+uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
+{
+    if (d->options.engine == JG_ENGINE_GRAPHS)
+        return jg_eval(&d->ev, d->module->portal, args);
+    return run_residual(d, specialize(d, args), args);
+}
+
+/* A portal call from compiled code: a site whose green arguments are
+ * constants always names the same residual graph, which it keeps. */
+static uint64_t call_from_site(JgDriver *d, const uint64_t *args, JgPortalSite *site)
+{
+    JgResidual *r = site ? site->host : NULL;
+    if (!r) {
+        r = specialize(d, args);
+        uint64_t greens = d->bta->portal_green_params;
+        if (site && d->module->portal->nparams <= 64 && (greens & ~site->constant) == 0)
+            site->host = r;
+    }
+    return run_residual(d, r, args);
+}
+
 void jg_driver_print_stats(const JgDriver *d, FILE *out)
 {
     fprintf(out, "jit.frontend_ms: %.3f\n", d->frontend_ms);
@@ -603,9 +643,11 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         baseline_ms = b->compile_ms;
         fprintf(out, "baseline.methods: %llu\n", (unsigned long long)b->methods);
         fprintf(out, "baseline.flexswitch_cases: %llu\n", (unsigned long long)b->flexswitch_cases);
+        fprintf(out, "baseline.consolidations: %llu\n", (unsigned long long)b->consolidations);
         fprintf(out, "baseline.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
         fprintf(out, "baseline.ms: %.3f\n", b->compile_ms);
         fprintf(out, "baseline.method_entries: %llu\n", (unsigned long long)b->method_entries);
+        fprintf(out, "baseline.case_jumps: %llu\n", (unsigned long long)b->case_jumps);
         fprintf(out, "baseline.flexswitch_misses: %llu\n",
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);

@@ -73,8 +73,8 @@ static bool native_call(LgMethod *m, const JgOp *op, LLVMValueRef fn)
     return ok;
 }
 
-/* portal_call(ctx, args): the arguments widened into an array on the
- * stack, the result narrowed back. */
+/* portal_call(ctx, args, site): the arguments widened into an array on
+ * the stack, the result narrowed back. */
 static bool portal_call(LgMethod *m, const JgOp *op)
 {
     JgLlvm *llvm = m->llvm;
@@ -91,11 +91,20 @@ static bool portal_call(LgMethod *m, const JgOp *op)
         LLVMValueRef p = LLVMBuildGEP2(m->b, llvm->t_i64, array, &index, 1, "");
         LLVMBuildStore(m->b, lg_to_slot(m, v, jg_value_type(m->g, op->args[i + 1])), p);
     }
-    LLVMTypeRef params[2] = {llvm->t_ptr, llvm->t_ptr};
-    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i64, params, 2, 0);
-    LLVMValueRef args[2] = {lg_const_ptr(llvm, llvm->options.portal_ctx), array};
+    JgPortalSite *site = calloc(1, sizeof *site);
+    if (!site)
+        return lg_fail(m, "out of memory");
+    site->next = llvm->portal_sites;
+    llvm->portal_sites = site;
+    for (uint32_t i = 0; i < n && i < 64; i++)
+        if (jg_is_const(m->g, op->args[i + 1]))
+            site->constant |= (uint64_t)1 << i;
+    LLVMTypeRef params[3] = {llvm->t_ptr, llvm->t_ptr, llvm->t_ptr};
+    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i64, params, 3, 0);
+    LLVMValueRef args[3] = {lg_const_ptr(llvm, llvm->options.portal_ctx), array,
+                            lg_const_ptr(llvm, site)};
     LLVMValueRef fn = lg_const_ptr(llvm, (const void *)(uintptr_t)llvm->options.portal_call);
-    LLVMValueRef r = LLVMBuildCall2(m->b, fty, fn, args, 2, "portal");
+    LLVMValueRef r = LLVMBuildCall2(m->b, fty, fn, args, 3, "portal");
     if (op->result && op->type != JG_VOID)
         m->vals[op->result] = lg_from_slot(m, r, (JgType)op->type);
     return true;

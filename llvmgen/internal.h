@@ -100,6 +100,7 @@ struct JgLlvm {
     LgGraph **graphs;
     uint32_t ngraphs, graphs_cap;
     unsigned next_serial;
+    JgPortalSite *portal_sites; /* of the portal calls compiled */
     /* types of this context */
     LLVMTypeRef t_void, t_i1, t_i8, t_i16, t_i32, t_i64, t_ptr, t_f32, t_f64;
 };

@@ -180,7 +180,7 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
         return false;
     if (!llvm->options.portal_call)
         lg_fatal("a portal call, but the options have no portal_call function");
-    *result = llvm->options.portal_call(llvm->options.portal_ctx, args);
+    *result = llvm->options.portal_call(llvm->options.portal_ctx, args, NULL);
     return true;
 }
 

@@ -21,6 +21,7 @@
 #include "flexswitch/flexswitch.h"
 #include "frontend/ir.h"
 #include "frontend/module.h"
+#include "frontend/portal_site.h"
 
 #define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
 #define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
@@ -53,8 +54,10 @@ typedef struct JgLlvmOptions {
     const char *target_triple; /* for the asm dump only; NULL: the host */
     /* residual calls of the portal (ops CALL whose callee has
      * JG_FLAG_PORTAL) are compiled as calls of this function with the
-     * portal's arguments in an array; it returns the portal's result */
-    uint64_t (*portal_call)(void *ctx, const uint64_t *args);
+     * portal's arguments in an array and the call's site (one per op
+     * compiled, kept while the backend lives; NULL from evaluated
+     * methods); it returns the portal's result */
+    uint64_t (*portal_call)(void *ctx, const uint64_t *args, JgPortalSite *site);
     void *portal_ctx;
     /* methods per graph, primary included; 0: 65535, the block-id
      * encoding's limit (tests lower it to reach the limit quickly) */

@@ -257,6 +257,11 @@ void jg_llvm_free(JgLlvm *llvm)
             LLVMConsumeError(e);
     }
     lg_graphs_free(llvm);
+    while (llvm->portal_sites) {
+        JgPortalSite *next = llvm->portal_sites->next;
+        free(llvm->portal_sites);
+        llvm->portal_sites = next;
+    }
     if (llvm->pass_options)
         LLVMDisposePassBuilderOptions(llvm->pass_options);
     if (llvm->asm_layout)

@@ -1617,11 +1617,14 @@ static void test_values_live_across_calls(void **state)
 typedef struct PortalLog {
     int calls;
     uint64_t args[4];
+    JgPortalSite *site;
 } PortalLog;
 
-static uint64_t portal_call(void *ctx, const uint64_t *args)
+static uint64_t portal_call(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
     PortalLog *log = ctx;
+    assert_true(!log->site || log->site == site); /* one site per op */
+    log->site = site;
     log->calls++;
     memcpy(log->args, args, sizeof(uint64_t) * 3);
     return args[0] * 2 + args[2] + (UINT64_C(0xabc) << 32); /* high bits: not an i32's */
@@ -1650,6 +1653,12 @@ static void test_portal_call(void **state)
     assert_int_equal(log.args[0], 0x80000000u);
     assert_int_equal(log.args[1], 0x1234);
     assert_int_equal(log.args[2], 0xff);
+    /* the site: only the third argument is a constant */
+    assert_non_null(log.site);
+    assert_int_equal(log.site->constant, 4);
+    assert_null(log.site->host);
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){1, 2}), (uint32_t)(2 + 0xff + 1 + 6));
+    assert_int_equal(log.calls, 2);
     jg_baseline_free(bl);
 
     /* without options.portal_call, a portal call does not compile */
@@ -1739,17 +1748,26 @@ static void test_flexswitch(void **state)
     assert_int_equal(jg_baseline_methods(bl, g), 4);
     assert_int_equal(jg_baseline_method_end(bl, g, 3), FIG10_BLOCKS + 3);
     assert_int_equal(jg_baseline_method_end(bl, g, 4), 0);
-    /* every value seen: no more misses, however long it runs */
+    /* every value seen: no more misses, however long it runs; each
+     * iteration, the flexswitch leaves for a case's method, which leaves
+     * for the first method's loop header, until the graph, stable for
+     * a few hundred entries, is compiled again as one method where
+     * the cases are jumps (consolidation) */
     uint64_t entries = s->method_entries;
     assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){1001}), eval(g, (uint64_t[]){1001}));
     assert_int_equal(e.calls, 3);
     assert_int_equal(s->flexswitch_misses, 3);
-    assert_int_equal(s->methods, 4);
-    /* each iteration: the flexswitch leaves for a case's method, which
-     * leaves for the first method's loop header */
-    assert_true(s->method_entries - entries >= 2 * 1001);
-    assert_int_equal(grow.begins, 3);
-    assert_int_equal(grow.ends, 3);
+    assert_int_equal(s->consolidations, 1);
+    assert_int_equal(s->methods, 5);
+    assert_int_equal(jg_baseline_methods(bl, g), 5);
+    assert_int_equal(jg_baseline_method_end(bl, g, 4), FIG10_BLOCKS + 3);
+    assert_true(s->method_entries - entries < 1001);
+    entries = s->method_entries;
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){1001}), eval(g, (uint64_t[]){1001}));
+    assert_int_equal(s->method_entries - entries, 1);
+    assert_int_equal(s->consolidations, 1);
+    assert_int_equal(grow.begins, 4);
+    assert_int_equal(grow.ends, 4);
     /* a graph the backend has not seen */
     JgGraph *other = residual("other", JG_I64, 0, NULL);
     assert_int_equal(jg_baseline_methods(bl, other), 0);
@@ -1782,9 +1800,14 @@ static void test_flexswitch_many_cases(void **state)
     assert_int_equal(e.calls, 50);
     assert_int_equal(eval(g, (uint64_t[]){1000}), 20 * 40425);
     const JgBaselineStats *s = jg_baseline_stats(bl);
-    assert_int_equal(s->methods, 51);
+    /* consolidated once stable: 8 cases compared inline, the others
+     * through the cache and the runtime, with the same results */
+    assert_int_equal(s->consolidations, 1);
+    assert_int_equal(s->methods, 52);
     assert_int_equal(s->flexswitch_misses, 50);
     assert_int_equal(s->flexswitch_cases, 50);
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){1000}), 20 * 40425);
+    assert_int_equal(s->flexswitch_misses, 50);
     jg_baseline_free(bl);
 }
 
@@ -1934,11 +1957,18 @@ typedef struct Reenter {
     JgGraph *g;
     JgGraph *portal;
     int depth, max_depth;
+    bool bind; /* binds each site to g at its first call (direct calls) */
+    int calls; /* through the host */
 } Reenter;
 
-static uint64_t reenter_portal(void *ctx, const uint64_t *args)
+static const uint32_t reenter_reds[1] = {0};
+
+static uint64_t reenter_portal(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
     Reenter *r = ctx;
+    r->calls++;
+    if (r->bind)
+        assert_true(jg_baseline_bind_site(r->bl, site, r->g, reenter_reds, 1));
     if (++r->depth > r->max_depth)
         r->max_depth = r->depth;
     uint64_t v = jg_baseline_call(r->bl, r->g, args);
@@ -1992,6 +2022,49 @@ static void test_reentrant_portal(void **state)
     assert_int_equal(jg_baseline_stats(r.bl)->methods, 4);
     assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){25}), reenter_want(25));
     assert_int_equal(e.calls, 3);
+    assert_int_equal(r.depth, 0);
+    jg_baseline_free(r.bl);
+    reenter_of = NULL;
+}
+
+/* The same recursion with each site bound to the graph at its first call:
+ * later calls from it run the graph without the host (and without
+ * nesting the host's frames), with the same results; unbound, they go
+ * through the host again. */
+static void test_direct_portal_calls(void **state)
+{
+    (void)state;
+    Reenter r = {.bind = true};
+    Emu e = {0};
+    reenter_of = &r;
+    r.bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal, .portal_ctx = &r});
+    r.portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
+    r.portal->flags |= JG_FLAG_PORTAL;
+    JgGraph *g = residual("direct", JG_I64, 1, (JgType[]){JG_I64});
+    r.g = e.g = g;
+    e.build = reenter_case;
+    uint32_t base = jg_block_new(g, 0, NULL), rec = jg_block_new(g, 0, NULL);
+    JgVal n = P(g, 0, 0);
+    jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, JG_ULE, n, k64(g, 1)), jg_link(g, base, 0, NULL),
+                  jg_link(g, rec, 0, NULL));
+    jg_set_return(g, base, k64(g, 1));
+    flex(&e, rec, op2(g, rec, JG_OP_UREM, JG_I64, n, k64(g, 3)), 1, &n);
+    compile(r.bl, g);
+    assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){20}), reenter_want(20));
+    assert_int_equal(e.calls, 3);
+    /* one host call per site (three cases, one call each), then direct */
+    assert_int_equal(r.calls, 3);
+    for (uint64_t k = 21; k < 60; k++)
+        assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){k}), reenter_want(k));
+    int calls = r.calls;
+    assert_true(calls <= 6); /* and the sites of a consolidation, if any */
+    assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){40}), reenter_want(40));
+    assert_int_equal(r.calls, calls);
+    /* unbound: every call through the host */
+    jg_baseline_unbind(r.bl, g);
+    r.bind = false;
+    assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){40}), reenter_want(40));
+    assert_int_equal(r.calls, calls + 39);
     assert_int_equal(r.depth, 0);
     jg_baseline_free(r.bl);
     reenter_of = NULL;
@@ -2591,6 +2664,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_variadic_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_values_live_across_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_portal_call, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_direct_portal_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch_many_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_type_across_methods, setup, teardown),

@@ -664,11 +664,13 @@ static void test_variadic_call(void **state)
 typedef struct PortalLog {
     int calls;
     uint64_t args[4];
+    JgPortalSite *site;
 } PortalLog;
 
-static uint64_t portal_call(void *ctx, const uint64_t *args)
+static uint64_t portal_call(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
     PortalLog *log = ctx;
+    log->site = site;
     log->calls++;
     memcpy(log->args, args, sizeof(uint64_t) * 3);
     return args[0] * 2 + args[2];
@@ -694,6 +696,10 @@ static void test_portal_call(void **state)
     assert_int_equal(log.args[0], 0x80000000u); /* zero-extended */
     assert_int_equal(log.args[1], 0x1234);
     assert_int_equal(log.args[2], 0xff);
+    /* the site: only the third argument is a constant */
+    assert_non_null(log.site);
+    assert_int_equal(log.site->constant, 4);
+    assert_null(log.site->host);
     jg_llvm_free(l);
 }
 
@@ -1222,6 +1228,7 @@ static void test_lazy_portal_and_misses(void **state)
     assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){21, 2}), 47);
     assert_int_equal(log.calls, 2);
     assert_int_equal(log.args[1], 2);
+    assert_null(log.site); /* evaluated methods: no site */
     assert_int_equal(e.calls, 2);
     assert_int_equal(jg_llvm_stats(l)->methods_evaluated, 2);
     assert_int_equal(jg_llvm_stats(l)->methods_secondary, 0);

@@ -1,0 +1,24 @@
+/* A residual call of the portal in compiled code, as the backends hand it
+ * to their host: the host may remember there what it found for the call
+ * (the residual graph of its green arguments), so that later calls from
+ * the same place skip the lookup. */
+#ifndef JITGEN_PORTAL_SITE_H
+#define JITGEN_PORTAL_SITE_H
+
+#include <stdint.h>
+
+typedef struct JgPortalSite {
+    struct JgPortalSite *next; /* the backend's list, freed with its code */
+    /* bit i: the call's argument i is a constant there, the same at every
+     * call (arguments past 63: unknown) */
+    uint64_t constant;
+    void *host; /* the host's, NULL at first */
+    /* a backend's direct way to the callee (NULL: through the host), which
+     * the host sets and takes back through that backend: the callee's
+     * compiled graph, run on the call's arguments at red_index[0..nred) */
+    void *direct;
+    const uint32_t *red_index;
+    uint32_t nred;
+} JgPortalSite;
+
+#endif
