@@ -257,6 +257,7 @@ static void print_stats(void)
 {
     fprintf(stderr, "run.allocations: %" PRIu64 "\n", bench.allocations);
     fprintf(stderr, "run.ms: %.3f\n", bench.ms[bench.repeat - 1]);
+    tlc_print_heap_stats(stderr);
     if (bench.with_driver)
         fputs(bench.stats_last, stderr);
 }

@@ -8,6 +8,7 @@
 
 jmp_buf *tlc_error_handler;
 TlcError tlc_last_error;
+uint64_t tlc_memory_limit;
 
 static const char *const kind_names[] = {
     [TLC_ERR_TYPE] = "TypeError",
@@ -19,6 +20,7 @@ static const char *const kind_names[] = {
     [TLC_ERR_BRANCH] = "BranchError",
     [TLC_ERR_INVALID_OPCODE] = "InvalidOpcode",
     [TLC_ERR_RECURSION] = "RecursionError",
+    [TLC_ERR_MEMORY] = "MemoryError",
 };
 
 const char *tlc_error_kind_name(TlcErrorKind kind)
@@ -91,5 +93,13 @@ _Noreturn void tlc_raise_index(int op, int64_t pc, int64_t index, const char *wh
     record(TLC_ERR_INDEX, op, pc);
     snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail,
              "%s index %" PRId64 " out of range", what, index);
+    unwind();
+}
+
+_Noreturn void tlc_raise_memory(int op, int64_t pc)
+{
+    record(TLC_ERR_MEMORY, op, pc);
+    snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail,
+             "the heap is full (limit %" PRIu64 " bytes)", tlc_memory_limit);
     unwind();
 }

@@ -20,6 +20,7 @@ typedef enum TlcErrorKind {
     TLC_ERR_BRANCH,
     TLC_ERR_INVALID_OPCODE,
     TLC_ERR_RECURSION,
+    TLC_ERR_MEMORY,
 } TlcErrorKind;
 
 typedef struct TlcError {
@@ -36,6 +37,9 @@ const char *tlc_error_kind_name(TlcErrorKind kind);
 extern jmp_buf *tlc_error_handler;
 /* The last error raised. */
 extern TlcError tlc_last_error;
+/* The heap's limit in bytes, as MemoryError reports it (set by
+ * tlc_heap_set_limit, heap.h). */
+extern uint64_t tlc_memory_limit;
 
 /* Formats an error as `FILE: pc P: KIND in OP: detail` into buf. */
 void tlc_format_error(const TlcError *err, const char *file, char *buf, size_t size);
@@ -48,6 +52,8 @@ JIT_DONT_LOOK_INSIDE _Noreturn void tlc_raise_operands(int op, int64_t pc, TlcOb
 /* TypeError: `what` expected, the type of `got` found. */
 JIT_DONT_LOOK_INSIDE _Noreturn void tlc_raise_expected(int op, int64_t pc, const char *what,
                                                        TlcObject *got);
+/* MemoryError: an allocation found the heap full (its limit reached). */
+JIT_DONT_LOOK_INSIDE _Noreturn void tlc_raise_memory(int op, int64_t pc);
 /* AttributeError: no attribute (or method) `name`. */
 JIT_DONT_LOOK_INSIDE _Noreturn void tlc_raise_attribute(int op, int64_t pc, const char *name,
                                                         int64_t is_method);

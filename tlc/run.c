@@ -61,7 +61,9 @@ static void *run_job(void *arg)
         job->status = 1;
         return NULL;
     }
-    TlcObject *args[1] = {tlc_int_new(job->n)};
+    /* the input is allocated before pc 0 runs: a full heap then is reported there */
+    int first_op = job->code->len > 0 ? job->code->bytes[0] : 0;
+    TlcObject *args[1] = {tlc_int_new(job->n, tlc_site(first_op, 0))};
     job->result = job->engine(job->code, 0, args, 1, 1);
     tlc_error_handler = NULL;
     job->status = 0;

@@ -30,13 +30,13 @@ typedef TlcObject *(*TlcEngineFn)(const TlcCode *code, int64_t pc, TlcObject **a
                                   int64_t depth);
 
 /* Runs the program from pc 0 with the input `n` on `engine`, on a thread
- * with a stack large enough for TLC_MAX_DEPTH frames of any engine, and
+ * with a stack large enough for TLC_MAX_NESTED_CALLS + 1 frames of any engine, and
  * prints nothing itself. Returns 0 with *result the top-level frame's result
  * (NULL: empty stack), or 1 after a TLC error (described by tlc_last_error). */
 int tlc_execute(const TlcCode *code, TlcEngineFn engine, int64_t n, TlcObject **result);
 
 /* Runs the program from pc 0 with the input `n` on `engine`, on a thread
- * with a stack large enough for TLC_MAX_DEPTH frames of any engine. Prints
+ * with a stack large enough for TLC_MAX_NESTED_CALLS + 1 frames of any engine. Prints
  * the program's output and then its result line on stdout; on a TLC error
  * prints one line `FILE: pc P: KIND in OP: detail` on stderr. Returns the
  * exit status (0 or 1). Output goes to tlc_out (standard output). */

@@ -145,7 +145,7 @@ TlcObject *tlc_list_concat(TlcObject *b, TlcObject *a, int op, int64_t pc)
     for (TlcObject *p = b; p->type->kind != TLC_KIND_NIL; p = ((TlcCons *)p)->cdr) {
         if (p->type->kind != TLC_KIND_CONS)
             tlc_raise(TLC_ERR_TYPE, op, pc, "cannot concatenate an improper list");
-        TlcCons *cell = (TlcCons *)tlc_cons_new(((TlcCons *)p)->car, a);
+        TlcCons *cell = (TlcCons *)tlc_cons_new(((TlcCons *)p)->car, a, tlc_site(op, pc));
         if (last)
             last->cdr = &cell->base;
         else

@@ -56,7 +56,18 @@ typedef struct JgDriverOptions {
                                  opened when LLVM is first needed; NULL: the
                                  environment's JITGEN_BACKEND, else the file
                                  beside the running executable */
+    /* the JIT's memory budget in bytes (0: JG_JIT_MEMORY_DEFAULT): the
+     * partial evaluator's residual graphs and compilation states plus the
+     * machine code of both backends. Past it, a compilation ends at once
+     * in an exit to the evaluator, and LLVM takes over nothing more from
+     * baseline code: the program runs on in the lower tiers. */
+    uint64_t max_jit_memory;
 } JgDriverOptions;
+
+/* The default memory budget of the JIT: far above what any program of the
+ * tests or benchmarks uses, and small beside the memory of any machine
+ * that runs LLVM. */
+#define JG_JIT_MEMORY_DEFAULT ((uint64_t)256 << 20)
 
 /* Baseline time before LLVM starts (JgDriverOptions.tier_up_ms). */
 #define JG_TIER_UP_DEFAULT_MS 10
