@@ -14,6 +14,7 @@
 #include "bta/bta.h"
 #include "dot.h"
 #include "frontend/eval.h"
+#include "frontend/fatal.h"
 #include "frontend/image.h"
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
@@ -79,9 +80,7 @@ static FILE *dump_out(const JgDriver *d)
 
 static _Noreturn void fatal(const char *what, const char *message)
 {
-    fflush(stdout);
-    fprintf(stderr, "jitgen: %s: %s\n", what, message);
-    exit(70);
+    jg_fatal(what, "%s", message);
 }
 
 /* A failure inside the JIT that the run survives, told under

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "engines.h"
@@ -295,6 +296,12 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
     if (run < 0) {
         fputs("tlc: cannot start the interpreter thread\n", stderr);
         status = TLC_EXIT_INTERNAL;
+    } else if (run == 2) {
+        /* the JIT may have been left anywhere (locks held): no statistics,
+         * nothing freed */
+        fprintf(stderr, "%s\n", tlc_internal_message);
+        fflush(NULL);
+        _exit(TLC_EXIT_INTERNAL);
     } else if (bench.out_of_memory) {
         fputs("tlc: out of memory\n", stderr);
         status = TLC_EXIT_INTERNAL;

@@ -38,7 +38,7 @@ void tlc_format_error(const TlcError *err, const char *file, char *buf, size_t s
 }
 
 /* Unwinds to the runner; without one (a library user that installed none)
- * the error is printed and the process ends with status 1. */
+ * the error is printed and the process aborts: a raise cannot return. */
 static _Noreturn void unwind(void)
 {
     if (tlc_error_handler)
@@ -47,7 +47,21 @@ static _Noreturn void unwind(void)
     tlc_format_error(&tlc_last_error, "tlc", line, sizeof line);
     fflush(stdout);
     fprintf(stderr, "%s\n", line);
-    exit(1);
+    abort();
+}
+
+bool tlc_internal_failure;
+char tlc_internal_message[1024];
+
+void tlc_fail_internal(const char *message)
+{
+    tlc_internal_failure = true;
+    snprintf(tlc_internal_message, sizeof tlc_internal_message, "%s", message);
+    if (tlc_error_handler)
+        longjmp(*tlc_error_handler, 1);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", message);
+    abort();
 }
 
 static void record(TlcErrorKind kind, int op, int64_t pc)

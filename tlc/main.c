@@ -15,6 +15,7 @@
 #include "cli.h"
 #include "dis.h"
 #include "engines.h"
+#include "errors.h"
 #include "heap.h"
 #include "loader.h"
 #include "run.h"
@@ -536,6 +537,12 @@ static int cmd_run(int argc, char **argv)
     double t0 = now_ms();
     status = tlc_run_program(code, opts.fn, n, in);
     double t1 = now_ms();
+    if (tlc_internal_failure) {
+        /* the JIT may have been left anywhere (locks held): neither
+         * statistics nor freeing; the message is printed */
+        fflush(NULL);
+        _exit(status);
+    }
     if (with_driver && tlc_engines_started())
         jg_driver_finish(tlc_engines_driver());
     if (opts.stats) {
@@ -598,6 +605,7 @@ static void start_collector(void)
 int main(int argc, char **argv)
 {
     start_collector();
+    jg_set_fatal_handler(tlc_jit_fatal, NULL);
     if (argc < 2) {
         tlc_print_usage(stderr, main_usage);
         return TLC_EXIT_USAGE;

@@ -18,11 +18,8 @@ static void work_push(WorkStack *w, TlcObject *o)
     if (w->count == w->capacity) {
         size_t cap = w->capacity ? w->capacity * 2 : 32;
         TlcObject **grown = realloc(w->items, cap * sizeof *grown);
-        if (!grown) {
-            fflush(stdout);
-            fputs("tlc: out of memory\n", stderr);
-            exit(70);
-        }
+        if (!grown)
+            tlc_fail_internal("tlc: out of memory");
         w->items = grown;
         w->capacity = cap;
     }

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jitgen/fatal.h"
+
 typedef enum JgEngine {
     JG_ENGINE_GRAPHS,   /* evaluate the interpreter's own flow graphs */
     JG_ENGINE_PE,       /* specialize, evaluate residual graphs */
@@ -90,8 +92,8 @@ bool jg_driver_idle(const JgDriver *d);
 /* Runs the portal with these arguments (one 64-bit slot per parameter:
  * integers in the low bits, pointers as addresses) and returns its result.
  * Errors the interpreter raises propagate exactly as natively. A failure of
- * the JIT itself (a bug or an unsupported construct) prints a message and
- * exits with status 70. */
+ * the JIT itself that it cannot fall back from (LLVM missing when it must
+ * compile, a bug) goes to the fatal handler (jitgen/fatal.h). */
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args);
 
 /* A hint from a tiered host: a frame is getting hot and will soon be called
