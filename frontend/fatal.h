@@ -11,6 +11,7 @@
 #include "jitgen/fatal.h"
 
 _Noreturn void jg_vfatal(const char *who, const char *fmt, va_list ap);
-_Noreturn void jg_fatal(const char *who, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+_Noreturn void jg_fatal(const char *who, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
 
 #endif

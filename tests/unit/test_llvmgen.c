@@ -21,8 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/fatal.h"
 #include "frontend/eval.h"
+#include "frontend/fatal.h"
 #include "frontend/ir.h"
 #include "jitgen/driver.h"
 #include "llvmgen/internal.h"
