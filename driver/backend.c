@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "frontend/fatal.h"
+
 #define BACKEND_FILE "libjitgen-llvm.so"
 
 static double now_ms(void)
@@ -68,6 +70,12 @@ static const JgBackend *open_library(const char *path, char *err, size_t errsize
         dlclose(lib);
         return NULL;
     }
+    /* the library links a frontend of its own: its failures go to the
+     * handler the host installed in ours */
+    JgFatalFn fatal;
+    void *fatal_ctx;
+    jg_fatal_handler(&fatal, &fatal_ctx);
+    b->set_fatal_handler(fatal, fatal_ctx);
     return b; /* stays open for the rest of the process */
 }
 

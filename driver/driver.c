@@ -14,6 +14,7 @@
 #include "bta/bta.h"
 #include "dot.h"
 #include "frontend/eval.h"
+#include "frontend/fatal.h"
 #include "frontend/image.h"
 #include "frontend/module.h"
 #include "llvmgen/llvmgen.h"
@@ -54,6 +55,9 @@ struct JgDriver {
     uint32_t *red_index; /* their positions */
     bool verify;         /* check every residual graph (JITGEN_VERIFY=1) */
     uint64_t fallbacks;  /* a backend refused a graph: it runs on in a lower tier */
+
+    uint64_t jit_budget;   /* bytes (JgDriverOptions.max_jit_memory) */
+    uint64_t tier_refused; /* tier-ups to LLVM the budget refused */
     JG_VEC(const JgGraph *) llvm_refused; /* graphs LLVM could not compile */
     JgArena arena;
 };
@@ -76,9 +80,7 @@ static FILE *dump_out(const JgDriver *d)
 
 static _Noreturn void fatal(const char *what, const char *message)
 {
-    fflush(stdout);
-    fprintf(stderr, "jitgen: %s: %s\n", what, message);
-    exit(70);
+    jg_fatal(what, "%s", message);
 }
 
 /* A failure inside the JIT that the run survives, told under
@@ -209,6 +211,26 @@ static double compile_ms(const JgDriver *d)
     return jg_pe_stats(d->pe)->ms + jg_baseline_stats(d->baseline)->compile_ms;
 }
 
+/* The memory the JIT holds (JgDriverOptions.max_jit_memory): residual
+ * graphs and the partial evaluator's states, and machine code. LLVM's own
+ * code size is read only once its session has joined this thread. */
+static uint64_t jit_memory(const JgDriver *d)
+{
+    uint64_t bytes = d->pe ? jg_pe_memory_bytes(d->pe) : 0;
+    if (d->baseline)
+        bytes += jg_baseline_stats(d->baseline)->code_bytes;
+    if (d->llvm)
+        bytes += d->backend->stats(d->llvm)->code_bytes;
+    return bytes;
+}
+
+/* The partial evaluator asks before (and during) each compilation. */
+static bool admit_compilation(void *ctx)
+{
+    const JgDriver *d = ctx;
+    return jit_memory(d) < d->jit_budget;
+}
+
 /* Operations of a residual graph (the cost of compiling it). */
 static uint64_t graph_ops(const JgGraph *g)
 {
@@ -254,6 +276,11 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     }
     if (r->backend != d->llvm && crossing) {
         d->tier_declined++;
+        return false;
+    }
+    if (r->backend != d->llvm && !d->tier_start && !admit_compilation(d)) {
+        d->tier_refused++; /* the budget is spent: baseline code goes on */
+        *next_look_ms = 0;
         return false;
     }
     if (!d->llvm && !d->tier_start) {
@@ -381,6 +408,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         return NULL;
     }
     d->options = *options;
+    d->jit_budget = options->max_jit_memory ? options->max_jit_memory : JG_JIT_MEMORY_DEFAULT;
     pthread_mutex_init(&d->grow_lock, NULL);
     /* every residual graph checked as the partial evaluator makes it: in
      * debug builds (the sanitizer build's tests), or with JITGEN_VERIFY=1 */
@@ -476,7 +504,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         JgPeOptions pe_options = {.no_virtuals = options->no_virtuals,
                                   .verify = d->verify,
                                   .on_exit = pe_exit_told,
-                                  .on_exit_ctx = d};
+                                  .on_exit_ctx = d,
+                                  .admit = admit_compilation,
+                                  .admit_ctx = d};
         /* ablation (bench/ANALYSIS.md): recurrence loops left as they are */
         const char *no_unroll = getenv("JITGEN_NO_UNROLL");
         pe_options.no_unroll = no_unroll && *no_unroll && *no_unroll != '0';
@@ -637,6 +667,9 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "jit.fallbacks: %llu\n", (unsigned long long)(s->exits + d->fallbacks));
     fprintf(out, "run.exits_taken: %llu\n", (unsigned long long)s->exits_taken);
     fprintf(out, "pe.ms: %.3f\n", s->ms);
+    fprintf(out, "jit.memory_bytes: %llu\n", (unsigned long long)jit_memory(d));
+    fprintf(out, "jit.memory_budget: %llu\n", (unsigned long long)d->jit_budget);
+    fprintf(out, "jit.memory_refused: %llu\n", (unsigned long long)(s->refused + d->tier_refused));
     double baseline_ms = 0;
     if (d->baseline) {
         const JgBaselineStats *b = jg_baseline_stats(d->baseline);

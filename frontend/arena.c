@@ -1,5 +1,7 @@
 #include "arena.h"
 
+#include "fatal.h"
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,9 +18,7 @@ struct JgArenaChunk {
 
 static _Noreturn void out_of_memory(void)
 {
-    fflush(stdout);
-    fputs("jitgen: out of memory\n", stderr);
-    exit(70);
+    jg_fatal("arena", "out of memory");
 }
 
 #if defined(__SANITIZE_ADDRESS__)

@@ -14,8 +14,8 @@ typedef struct JgArena {
     size_t bytes; /* total handed out, for statistics */
 } JgArena;
 
-/* Zero-filled memory aligned for any object; aborts the process (status 70)
- * when out of memory, so callers need no failure path. */
+/* Zero-filled memory aligned for any object; out of memory, a fatal failure
+ * (frontend/fatal.h: the host's handler), so callers need no failure path. */
 void *jg_arena_alloc(JgArena *arena, size_t size);
 /* Copies `len` bytes and adds a NUL. */
 char *jg_arena_strndup(JgArena *arena, const char *s, size_t len);

@@ -15,6 +15,7 @@
  * only what would otherwise corrupt its own memory (link and call arity,
  * missing terminators) and aborts with a message on those bugs. */
 #include "eval.h"
+#include "fatal.h"
 
 #include "flexswitch/flexswitch.h"
 
@@ -400,12 +401,9 @@ static const JgLink *flexswitch_miss(const JgGraph *g, uint32_t cur, const uint6
     JgFlexswitch *fs = t->flex;
     uint64_t value = frame[t->value];
     fs->misses++;
-    if (!fs->miss || fs->miss(fs->compiler, fs, value) == UINT32_MAX) {
-        fflush(stdout);
-        fprintf(stderr, "jitgen: compiling a flexswitch case of %s failed\n",
-                g->name ? g->name : "<anonymous>");
-        exit(70);
-    }
+    if (!fs->miss || fs->miss(fs->compiler, fs, value) == UINT32_MAX)
+        jg_fatal("eval", "compiling a flexswitch case of %s failed",
+                 g->name ? g->name : "<anonymous>");
     t = &g->blocks.items[cur].term;
     unsigned vt = jg_value_type(g, t->value);
     for (uint32_t i = 1; i < t->nlinks; i++)

@@ -2,6 +2,7 @@
  * the only way into the backend for a host that opens it at run time. */
 #include "internal.h"
 
+#include "frontend/fatal.h"
 #include "frontend/module.h"
 
 /* The session, warmed up on request: a host that creates it on a thread of
@@ -30,6 +31,7 @@ static const JgBackend backend = {
     .stats = jg_llvm_stats,
     .frontend_init = jg_frontend_init,
     .read_bitcode = jg_module_read_bitcode,
+    .set_fatal_handler = jg_set_fatal_handler,
 };
 
 __attribute__((visibility("default"))) const JgBackend *jg_llvm_backend(void)

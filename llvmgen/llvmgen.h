@@ -22,6 +22,7 @@
 #include "frontend/ir.h"
 #include "frontend/module.h"
 #include "frontend/portal_site.h"
+#include "jitgen/fatal.h"
 
 #define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
 #define JG_BLOCKID_METHOD(id) ((uint32_t)(id) >> 16)
@@ -137,7 +138,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 3u
+#define JG_BACKEND_ABI 4u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */
@@ -157,6 +158,9 @@ typedef struct JgBackend {
     void (*frontend_init)(void);
     JgModule *(*read_bitcode)(const void *bitcode, size_t len, const char *root,
                               JgSymbolResolver resolve, void *ctx, char *err, size_t errsize);
+    /* the library's copy of jg_set_fatal_handler (jitgen/fatal.h): the host
+     * installs its handler there when it opens the library */
+    void (*set_fatal_handler)(JgFatalFn fn, void *ctx);
 } JgBackend;
 
 #define JG_BACKEND_SYMBOL "jg_llvm_backend"

@@ -33,9 +33,11 @@ JgVal materialize(JgPe *pe, State *s, uint32_t block, Virt *o)
     pe->stats.materialized++;
     JgVal p;
     if (o->kind == VIRT_HEAP) {
-        JgVal args[2] = {jg_const_symbol(pe->rg, o->allocator->native, o->allocator->name),
-                         emit_const(pe, o->allocator->param_types[0], (uint64_t)o->size)};
-        p = emit_op(pe, block, JG_OP_CALL, JG_PTR, 2, args);
+        JgVal args[3] = {jg_const_symbol(pe->rg, o->allocator->native, o->allocator->name),
+                         emit_const(pe, o->allocator->param_types[0], (uint64_t)o->size), 0};
+        if (o->has_tag)
+            args[2] = emit_const(pe, o->allocator->param_types[1], o->tag);
+        p = emit_op(pe, block, JG_OP_CALL, JG_PTR, o->has_tag ? 3 : 2, args);
     } else {
         p = emit_op(pe, block, JG_OP_ALLOCA, JG_PTR, 0, NULL);
         jg_last_op(pe->rg, block)->imm = o->size;

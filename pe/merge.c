@@ -161,6 +161,9 @@ static void match_escaping(Walk *w, Virt *c)
             match_escaping(w, c->fields[i].value.obj);
 }
 
+/* An allocator's tag (the allocation's site) is not part of the match:
+ * the target's is kept, so that a loop allocating at two sites still
+ * closes; only error messages read it. */
 static void match_virt(Walk *w, Virt *t, Virt *c)
 {
     if (t->mark == w->mark) {
@@ -525,6 +528,8 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
     if (c->copy)
         return c->copy;
     Virt *g = virt_new(w->pe, (VirtKind)c->kind, c->size, c->allocator);
+    g->has_tag = c->has_tag;
+    g->tag = c->tag;
     w->pe->stats.virtuals--; /* a shape, not a new object */
     c->copy = g;
     bool parallel =

@@ -54,6 +54,14 @@ const JgPeStats *jg_pe_stats(const JgPe *pe)
     return &pe->stats;
 }
 
+uint64_t jg_pe_memory_bytes(const JgPe *pe)
+{
+    uint64_t bytes = pe->arena.bytes;
+    for (const JgResidual *r = pe->residuals; r; r = r->next)
+        bytes += r->graph->arena->bytes;
+    return bytes;
+}
+
 const JgModule *jg_pe_module(const JgPe *pe)
 {
     return pe->module;
@@ -186,9 +194,11 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     State *start = state_copy(pe, s);
     pe->failed = false;
     pe->budget_left = pe->options.budget_ops ? pe->options.budget_ops : 1000000;
-    Work w = {first, s};
-    JG_VEC_PUSH(&pe->arena, pe->work, w);
-    pe_run_work(pe);
+    if (pe_admits(pe)) {
+        Work w = {first, s};
+        JG_VEC_PUSH(&pe->arena, pe->work, w);
+        pe_run_work(pe);
+    }
     if (!pe->failed && !pe->options.no_unroll)
         pe->stats.unrolled_loops += jg_unroll_recurrences(pe->rg, first);
     if (!pe->failed && pe->options.verify) {

@@ -15,6 +15,11 @@
  * graph and why specialization could not go on there. */
 typedef void (*JgPeExitFn)(void *ctx, const char *graph, const char *reason);
 
+/* Asked before every compilation and every PE_ADMIT_EVERY interpreter
+ * operations during one: false ends it in an exit to the evaluator (the
+ * host's memory budget for the JIT is spent). */
+typedef bool (*JgPeAdmitFn)(void *ctx);
+
 typedef struct JgPeOptions {
     bool no_virtuals;             /* ablation: every allocation is residual */
     unsigned max_inline_depth;    /* frames of inlined calls (0: default 24) */
@@ -26,6 +31,8 @@ typedef struct JgPeOptions {
     bool verify;                  /* check the graph after every compilation (pe.c) */
     JgPeExitFn on_exit;           /* may be NULL */
     void *on_exit_ctx;
+    JgPeAdmitFn admit; /* NULL: every compilation goes on */
+    void *admit_ctx;
 } JgPeOptions;
 
 typedef struct JgPeStats {
@@ -43,6 +50,7 @@ typedef struct JgPeStats {
                                  counted in residual_blocks and residual_ops) */
     uint64_t exits;           /* compilations that ended in an exit to the evaluator */
     uint64_t exits_taken;     /* times residual code took one */
+    uint64_t refused;         /* compilations JgPeOptions.admit ended (part of exits) */
     double ms;                /* time spent specializing */
 } JgPeStats;
 
@@ -85,6 +93,9 @@ typedef struct PeExit PeExit;
 uint64_t jg_pe_exit_run(const PeExit *x, const uint64_t *values);
 
 const JgPeStats *jg_pe_stats(const JgPe *pe);
+/* Bytes the partial evaluator holds: residual graphs with the states,
+ * virtual objects and exits of their compilations, and its own tables. */
+uint64_t jg_pe_memory_bytes(const JgPe *pe);
 const JgModule *jg_pe_module(const JgPe *pe);
 /* Every residual graph specialized so far (newest first). */
 JgResidual *jg_pe_residuals(const JgPe *pe);

@@ -48,6 +48,11 @@ struct Virt {
     uint32_t escape_walk; /* scratch: the match walk that lets it escape (merge.c) */
     uint32_t depth_walk;  /* scratch: the walk that set min_depth */
     uint32_t min_depth;  /* scratch: fewest links from the frames (merge.c) */
+
+    /* VIRT_HEAP: the allocator's constant second argument, if it takes one
+     * (has_tag), passed again when the object is materialized */
+    uint64_t tag;
+    bool has_tag;
 };
 
 /* ---- frames and states ---- */
@@ -230,6 +235,12 @@ void pe_emit_exit(JgPe *pe, State *s, uint32_t block, const char *reason);
 bool pe_can_exit(const JgPe *pe);
 
 /* ---- the main loop (pe/specialize.c) ---- */
+/* Interpreter operations between two questions to JgPeOptions.admit. */
+#define PE_ADMIT_EVERY 1024
+
+/* Whether the host lets the compilation go on (JgPeOptions.admit); when
+ * not, fails it (an exit follows) and counts the refusal. */
+bool pe_admits(JgPe *pe);
 void pe_fail(JgPe *pe, const char *fmt, ...);
 void pe_run_work(JgPe *pe);
 

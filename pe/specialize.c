@@ -22,6 +22,15 @@ void pe_fail(JgPe *pe, const char *fmt, ...)
     va_end(ap);
 }
 
+bool pe_admits(JgPe *pe)
+{
+    if (!pe->options.admit || pe->options.admit(pe->options.admit_ctx))
+        return true;
+    pe->stats.refused++;
+    pe_fail(pe, "the JIT's memory budget is spent");
+    return false;
+}
+
 static uint32_t new_block(JgPe *pe)
 {
     pe->stats.residual_blocks++;
@@ -404,10 +413,17 @@ static Step run_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *
     if (!callee)
         return residual_call(pe, s, block, f, op, NULL, target);
     uint32_t flags = callee->flags;
-    if ((flags & JG_FLAG_ALLOCATOR) && !pe->options.no_virtuals && op->nargs == 2) {
+    /* an allocator takes the size and, optionally, a tag (e.g. the
+     * allocation's site, for its error messages): both constant, the
+     * object can be virtual, and materializing it passes the same tag */
+    if ((flags & JG_FLAG_ALLOCATOR) && !pe->options.no_virtuals &&
+        (op->nargs == 2 || op->nargs == 3)) {
         Av size = get(f, op->args[1]);
-        if (size.kind == AV_CONST) {
+        Av tag = op->nargs == 3 ? get(f, op->args[2]) : av_const(JG_I64, 0);
+        if (size.kind == AV_CONST && tag.kind == AV_CONST) {
             Virt *o = virt_new(pe, VIRT_HEAP, (int64_t)size.bits, callee);
+            o->has_tag = op->nargs == 3;
+            o->tag = tag.bits;
             Av p = {.kind = AV_VIRT, .type = JG_PTR, .obj = o};
             av_set(f, op->result, p);
             return STEP_NEXT;
@@ -493,6 +509,8 @@ static Step run_op(JgPe *pe, State **sp, uint32_t *block, Frame *f, const JgOp *
         pe_fail(pe, "a compilation past its budget of interpreter operations");
         return STEP_END;
     }
+    if (pe->budget_left % PE_ADMIT_EVERY == 0 && !pe_admits(pe))
+        return STEP_END;
     switch (op->opcode) {
     case JG_OP_PTRADD:
         return run_ptradd(pe, s, *block, f, op);

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "engines.h"
@@ -257,6 +258,7 @@ static void print_stats(void)
 {
     fprintf(stderr, "run.allocations: %" PRIu64 "\n", bench.allocations);
     fprintf(stderr, "run.ms: %.3f\n", bench.ms[bench.repeat - 1]);
+    tlc_print_heap_stats(stderr);
     if (bench.with_driver)
         fputs(bench.stats_last, stderr);
 }
@@ -294,6 +296,12 @@ static int bench_program(const char *in, TlcRunOptions *opts, int64_t n)
     if (run < 0) {
         fputs("tlc: cannot start the interpreter thread\n", stderr);
         status = TLC_EXIT_INTERNAL;
+    } else if (run == 2) {
+        /* the JIT may have been left anywhere (locks held): no statistics,
+         * nothing freed */
+        fprintf(stderr, "%s\n", tlc_internal_message);
+        fflush(NULL);
+        _exit(TLC_EXIT_INTERNAL);
     } else if (bench.out_of_memory) {
         fputs("tlc: out of memory\n", stderr);
         status = TLC_EXIT_INTERNAL;

@@ -24,6 +24,7 @@ typedef struct TlcRunOptions {
     JgDriverOptions driver;
     int64_t jit_threshold; /* --jit-threshold: 0, tiered after T jumps/calls, or
                               -1 (not given: tlc_default_jit_threshold) */
+    uint64_t max_heap;     /* --max-heap in bytes; 0: tlc_heap_default_limit() */
     TlcEngineFn fn;        /* what runs the program: set by tlc_start_engine */
 } TlcRunOptions;
 
@@ -62,8 +63,9 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
  * Graphviz output, which the driver writes whatever the engine. */
 bool tlc_run_needs_driver(const TlcRunOptions *o);
 
-/* Starts the driver's engine when the run needs it (tlc_run_needs_driver);
- * false, with the message printed on stderr, when it cannot start. */
+/* Sets the heap limit (--max-heap, or the default), then starts the
+ * driver's engine when the run needs it (tlc_run_needs_driver); false,
+ * with the message printed on stderr, when it cannot start. */
 bool tlc_start_engine(TlcRunOptions *o);
 
 /* `--help` or `-h`. */
@@ -71,6 +73,15 @@ bool tlc_is_help(const char *arg);
 
 /* Parses a whole decimal int64 (as N of `tlc run`); 0 on success. */
 int tlc_parse_int64(const char *s, int64_t *out);
+
+/* Parses a size: decimal bytes with an optional suffix K, M or G (binary
+ * multiples, either case), e.g. 64M; 0 on success, -1 when malformed or
+ * past 2^63 bytes. */
+int tlc_parse_size(const char *s, uint64_t *out);
+
+/* The run's heap lines of --stats: run.heap_bytes (the collector's heap
+ * now), run.heap_limit. */
+void tlc_print_heap_stats(FILE *out);
 
 /* Prints the usage's parts on `out`. */
 void tlc_print_usage(FILE *out, TlcUsage usage);

@@ -1,4 +1,6 @@
 #include "engines.h"
+
+#include "errors.h"
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -49,9 +51,9 @@ JgDriver *tlc_engines_driver(void)
         char err[512];
         driver = create(&lazy_options, err, sizeof err);
         if (!driver) { /* what tlc_start_engine says when it creates it */
-            fflush(stdout);
-            fprintf(stderr, "tlc: the JIT could not start: %s\n", err);
-            exit(TLC_EXIT_INTERNAL);
+            char message[600];
+            snprintf(message, sizeof message, "tlc: the JIT could not start: %s", err);
+            tlc_fail_internal(message);
         }
     }
     return driver;

@@ -22,7 +22,8 @@ TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, in
                            int64_t depth);
 
 /* The driver, created now if it was left for first need (a failure to
- * create it ends the process with TLC_EXIT_INTERNAL and a message). */
+ * create it is an internal failure, tlc_fail_internal: the run ends with
+ * TLC_EXIT_INTERNAL and the message). */
 JgDriver *tlc_engines_driver(void);
 
 /* Tiered execution: the native interpreter runs frames and hands hot loops

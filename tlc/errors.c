@@ -8,6 +8,7 @@
 
 jmp_buf *tlc_error_handler;
 TlcError tlc_last_error;
+uint64_t tlc_memory_limit;
 
 static const char *const kind_names[] = {
     [TLC_ERR_TYPE] = "TypeError",
@@ -19,6 +20,7 @@ static const char *const kind_names[] = {
     [TLC_ERR_BRANCH] = "BranchError",
     [TLC_ERR_INVALID_OPCODE] = "InvalidOpcode",
     [TLC_ERR_RECURSION] = "RecursionError",
+    [TLC_ERR_MEMORY] = "MemoryError",
 };
 
 const char *tlc_error_kind_name(TlcErrorKind kind)
@@ -36,7 +38,7 @@ void tlc_format_error(const TlcError *err, const char *file, char *buf, size_t s
 }
 
 /* Unwinds to the runner; without one (a library user that installed none)
- * the error is printed and the process ends with status 1. */
+ * the error is printed and the process aborts: a raise cannot return. */
 static _Noreturn void unwind(void)
 {
     if (tlc_error_handler)
@@ -45,7 +47,21 @@ static _Noreturn void unwind(void)
     tlc_format_error(&tlc_last_error, "tlc", line, sizeof line);
     fflush(stdout);
     fprintf(stderr, "%s\n", line);
-    exit(1);
+    abort();
+}
+
+bool tlc_internal_failure;
+char tlc_internal_message[1024];
+
+void tlc_fail_internal(const char *message)
+{
+    tlc_internal_failure = true;
+    snprintf(tlc_internal_message, sizeof tlc_internal_message, "%s", message);
+    if (tlc_error_handler)
+        longjmp(*tlc_error_handler, 1);
+    fflush(stdout);
+    fprintf(stderr, "%s\n", message);
+    abort();
 }
 
 static void record(TlcErrorKind kind, int op, int64_t pc)
@@ -91,5 +107,13 @@ _Noreturn void tlc_raise_index(int op, int64_t pc, int64_t index, const char *wh
     record(TLC_ERR_INDEX, op, pc);
     snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail,
              "%s index %" PRId64 " out of range", what, index);
+    unwind();
+}
+
+_Noreturn void tlc_raise_memory(int op, int64_t pc)
+{
+    record(TLC_ERR_MEMORY, op, pc);
+    snprintf(tlc_last_error.detail, sizeof tlc_last_error.detail,
+             "the heap is full (limit %" PRIu64 " bytes)", tlc_memory_limit);
     unwind();
 }

@@ -104,7 +104,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
         case TLC_OP_PUSH: {
             ROOM(1);
             int64_t value = OPERAND_I8();
-            PUSH(tlc_int_new(value));
+            PUSH(tlc_int_new(value, tlc_site(op, at)));
             break;
         }
         case TLC_OP_POP:
@@ -171,7 +171,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             TlcObject *a = POP();
             TlcObject *b = POP();
             bool equal = tlc_type_of(b)->ops->eq(b, a);
-            PUSH(tlc_int_new(equal == (op == TLC_OP_EQ)));
+            PUSH(tlc_int_new(equal == (op == TLC_OP_EQ), tlc_site(op, at)));
             break;
         }
         case TLC_OP_LT:
@@ -186,7 +186,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
                          : op == TLC_OP_LE ? c <= 0
                          : op == TLC_OP_GT ? c > 0
                                            : c >= 0;
-            PUSH(tlc_int_new(holds));
+            PUSH(tlc_int_new(holds, tlc_site(op, at)));
             break;
         }
         case TLC_OP_BR: {
@@ -222,8 +222,8 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
         }
         case TLC_OP_CALL: {
             int64_t offset = OPERAND_I8();
-            if (depth >= TLC_MAX_DEPTH)
-                tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
+            if (depth > TLC_MAX_NESTED_CALLS)
+                tlc_raise(TLC_ERR_RECURSION, op, at, "more than 1000 nested calls");
             fewargs[0] = (TlcObject *)&tlc_int_zero.base;
             TlcObject *r = CALL_FRAME(code, pc + offset, fewargs, 1, depth + 1);
             fewargs[0] = NULL;
@@ -255,7 +255,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             NEED(2);
             TlcObject *a = POP();
             TlcObject *b = POP();
-            PUSH(tlc_cons_new(a, b));
+            PUSH(tlc_cons_new(a, b, tlc_site(op, at)));
             break;
         }
         case TLC_OP_CAR:
@@ -269,7 +269,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
         case TLC_OP_NEW: {
             int64_t k = OPERAND_U8();
             ROOM(1);
-            PUSH(tlc_instance_new(code->classes[k]));
+            PUSH(tlc_instance_new(code->classes[k], tlc_site(op, at)));
             break;
         }
         case TLC_OP_GETATTR:
@@ -301,8 +301,8 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             int64_t entry = tlc_class_method_pc(type, name);
             if (entry < 0)
                 tlc_raise_attribute(op, at, name, 1);
-            if (depth >= TLC_MAX_DEPTH)
-                tlc_raise(TLC_ERR_RECURSION, op, at, "call depth exceeds 1000 frames");
+            if (depth > TLC_MAX_NESTED_CALLS)
+                tlc_raise(TLC_ERR_RECURSION, op, at, "more than 1000 nested calls");
             TlcObject **argv = argc < TLC_FEW_CALL_ARGS ? fewargs : callargs;
             for (int64_t i = 0; i <= argc; i++)
                 argv[i] = take(&stack[sp - argc - 1 + i]);

@@ -5,9 +5,12 @@
 #include "object.h"
 
 #define TLC_STACK_CAPACITY 256 /* values per frame's operand stack */
-#define TLC_MAX_DEPTH 1000     /* nested frames, the top-level frame included */
-#define TLC_MAX_CALL_ARGS 256  /* receiver + up to 255 SEND arguments */
-#define TLC_FEW_CALL_ARGS 8    /* calls with fewer arguments use a small array */
+/* Nested CALL/SEND frames allowed below the top-level frame (depth 1): a
+ * frame at depth TLC_MAX_NESTED_CALLS + 1 may run, its own call raises a
+ * RecursionError (docs/language-decisions.md). */
+#define TLC_MAX_NESTED_CALLS 1000
+#define TLC_MAX_CALL_ARGS 256 /* receiver + up to 255 SEND arguments */
+#define TLC_FEW_CALL_ARGS 8   /* calls with fewer arguments use a small array */
 
 /* A program prepared for running: everything the interpreter reads, never
  * changed while it runs (the portal deep-freezes it). */

@@ -15,6 +15,8 @@
 #include "cli.h"
 #include "dis.h"
 #include "engines.h"
+#include "errors.h"
+#include "heap.h"
 #include "loader.h"
 #include "run.h"
 
@@ -86,12 +88,19 @@ const char tlc_run_options_help[] =
     "                   from the start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
+    "  --max-heap=SIZE  the heap's limit (bytes, or with a suffix K, M, G; at least\n"
+    "                   1M): an allocation past it is a MemoryError. Default: half\n"
+    "                   of the physical memory\n"
+    "  --max-jit-memory=SIZE  the JIT's memory budget (residual graphs and their\n"
+    "                   metadata, compiled code; at least 1): past it nothing new\n"
+    "                   is compiled and the program runs on in the evaluator.\n"
+    "                   Default 256M\n"
     "  --stats          after the run, print `name: value` statistics on stderr\n";
 
 static TlcUsage run_usage = {
     "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
-    "               [--jit-threshold=T] [--tier-up=MS] [--dot FILE] [--no-virtuals] [--stats]\n"
-    "               FILE [N]\n"
+    "               [--jit-threshold=T] [--tier-up=MS] [--dot FILE] [--no-virtuals]\n"
+    "               [--max-heap=SIZE] [--max-jit-memory=SIZE] [--stats] FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -303,6 +312,48 @@ int tlc_parse_int64(const char *s, int64_t *out)
     return 0;
 }
 
+int tlc_parse_size(const char *s, uint64_t *out)
+{
+    if (*s < '0' || *s > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0)
+        return -1;
+    unsigned shift = 0;
+    switch (*end) {
+    case '\0':
+        break;
+    case 'k':
+    case 'K':
+        shift = 10;
+        break;
+    case 'm':
+    case 'M':
+        shift = 20;
+        break;
+    case 'g':
+    case 'G':
+        shift = 30;
+        break;
+    default:
+        return -1;
+    }
+    if (shift && end[1] != '\0')
+        return -1;
+    if (v > (UINT64_C(1) << (63 - shift)))
+        return -1;
+    *out = (uint64_t)v << shift;
+    return 0;
+}
+
+void tlc_print_heap_stats(FILE *out)
+{
+    fprintf(out, "run.heap_bytes: %" PRIu64 "\n", tlc_heap_size());
+    fprintf(out, "run.heap_limit: %" PRIu64 "\n", tlc_heap_limit());
+}
+
 void tlc_run_options_init(TlcRunOptions *o)
 {
     *o = (TlcRunOptions){.engine = &engines[0], .jit_threshold = -1, .driver.tier_up_ms = -1};
@@ -323,6 +374,7 @@ bool tlc_run_needs_driver(const TlcRunOptions *o)
 
 bool tlc_start_engine(TlcRunOptions *o)
 {
+    tlc_heap_set_limit(o->max_heap ? o->max_heap : tlc_heap_default_limit());
     o->fn = o->engine->fn;
     if (!tlc_run_needs_driver(o))
         return true;
@@ -391,6 +443,22 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
         if (tlc_parse_int64(a + 10, &t) != 0 || t < 0)
             return bad_option(usage, cmd, "--tier-up takes milliseconds >= 0, not '%s'", a + 10);
         o->driver.tier_up_ms = t;
+    } else if (strncmp(a, "--max-heap=", 11) == 0) {
+        uint64_t size;
+        if (tlc_parse_size(a + 11, &size) != 0 || size < TLC_HEAP_MIN_LIMIT)
+            return bad_option(usage, cmd,
+                              "--max-heap takes a size of at least 1M (bytes, or with a "
+                              "suffix K, M or G), not '%s'",
+                              a + 11);
+        o->max_heap = size;
+    } else if (strncmp(a, "--max-jit-memory=", 17) == 0) {
+        uint64_t size;
+        if (tlc_parse_size(a + 17, &size) != 0 || size == 0)
+            return bad_option(usage, cmd,
+                              "--max-jit-memory takes a size of at least 1 (bytes, or with a "
+                              "suffix K, M or G), not '%s'",
+                              a + 17);
+        o->driver.max_jit_memory = size;
     } else if (strncmp(a, "--target=", 9) == 0) {
         o->driver.target = a + 9;
     } else if (strncmp(a, "--dot=", 6) == 0) {
@@ -469,11 +537,18 @@ static int cmd_run(int argc, char **argv)
     double t0 = now_ms();
     status = tlc_run_program(code, opts.fn, n, in);
     double t1 = now_ms();
+    if (tlc_internal_failure) {
+        /* the JIT may have been left anywhere (locks held): neither
+         * statistics nor freeing; the message is printed */
+        fflush(NULL);
+        _exit(status);
+    }
     if (with_driver && tlc_engines_started())
         jg_driver_finish(tlc_engines_driver());
     if (opts.stats) {
         fprintf(stderr, "run.allocations: %" PRIu64 "\n", tlc_allocations - allocs_before);
         fprintf(stderr, "run.ms: %.3f\n", t1 - t0);
+        tlc_print_heap_stats(stderr);
         if (with_driver)
             jg_driver_print_stats(tlc_engines_driver(), stderr);
     }
@@ -530,6 +605,7 @@ static void start_collector(void)
 int main(int argc, char **argv)
 {
     start_collector();
+    jg_set_fatal_handler(tlc_jit_fatal, NULL);
     if (argc < 2) {
         tlc_print_usage(stderr, main_usage);
         return TLC_EXIT_USAGE;

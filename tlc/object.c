@@ -1,58 +1,54 @@
 #include "object.h"
 
+#include "errors.h"
+
 #include <gc.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t tlc_allocations;
 
-static _Noreturn void out_of_memory(void)
-{
-    fflush(stdout);
-    fputs("tlc: out of memory\n", stderr);
-    exit(70);
-}
-
-void *tlc_alloc(uint64_t size)
+void *tlc_alloc(uint64_t size, TlcSite site)
 {
     tlc_allocations++;
     void *p = GC_MALLOC(size);
     if (!p)
-        out_of_memory();
+        tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
     return p;
 }
 
-void *tlc_alloc_atomic(uint64_t size)
+void *tlc_alloc_atomic(uint64_t size, TlcSite site)
 {
     tlc_allocations++;
     void *p = GC_MALLOC_ATOMIC(size);
     if (!p)
-        out_of_memory();
+        tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
     memset(p, 0, size);
     return p;
 }
 
-TlcObject *tlc_int_new(int64_t value)
+TlcObject *tlc_int_new(int64_t value, TlcSite site)
 {
-    TlcInt *o = tlc_alloc_atomic(sizeof(TlcInt));
+    TlcInt *o = tlc_alloc_atomic(sizeof(TlcInt), site);
     o->base.type = &tlc_int_type;
     o->value = value;
     return &o->base;
 }
 
-TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr)
+TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr, TlcSite site)
 {
-    TlcCons *o = tlc_alloc(sizeof(TlcCons));
+    TlcCons *o = tlc_alloc(sizeof(TlcCons), site);
     o->base.type = &tlc_cons_type;
     o->car = car;
     o->cdr = cdr;
     return &o->base;
 }
 
-TlcObject *tlc_instance_new(const TlcType *cls)
+TlcObject *tlc_instance_new(const TlcType *cls, TlcSite site)
 {
     cls = jit_deepfreeze(cls);
-    TlcInstance *o = tlc_alloc(sizeof(TlcInstance) + (uint64_t)cls->nattrs * sizeof(TlcObject *));
+    TlcInstance *o =
+        tlc_alloc(sizeof(TlcInstance) + (uint64_t)cls->nattrs * sizeof(TlcObject *), site);
     o->base.type = cls;
     for (uint32_t i = 0; i < cls->nattrs; i++)
         o->attrs[i] = TLC_NIL;

@@ -83,15 +83,36 @@ extern const TlcOps tlc_instance_ops; /* shared by every class */
 
 #define TLC_NIL ((TlcObject *)&tlc_nil_object)
 
+/* Where an allocation happens, for the MemoryError it may raise: the opcode
+ * and the pc of the instruction, packed into one integer that the partial
+ * evaluator passes unchanged when it materializes a virtual object (an
+ * allocator's constant tag, docs/architecture.md). */
+typedef int64_t TlcSite;
+
+static inline TlcSite tlc_site(int op, int64_t pc)
+{
+    return pc * 256 + (op & 0xff);
+}
+
+static inline int tlc_site_op(TlcSite site)
+{
+    return (int)(site & 0xff);
+}
+
+static inline int64_t tlc_site_pc(TlcSite site)
+{
+    return site / 256;
+}
+
 /* The one allocation function: fresh zero-filled GC memory of `size` bytes.
- * Counts every call (tlc_allocations). Exits with status 70 when out of
- * memory. */
-JIT_ALLOCATOR void *tlc_alloc(uint64_t size);
+ * Counts every call (tlc_allocations). When the heap is full (its limit,
+ * tlc_heap_set_limit, reached), raises a MemoryError at `site`. */
+JIT_ALLOCATOR void *tlc_alloc(uint64_t size, TlcSite site);
 /* The same for objects that hold no pointers into the GC heap (integers):
  * the collector neither scans them nor clears whole blocks for them. The
  * memory is still zero-filled, as the partial evaluator assumes of every
  * allocator. */
-JIT_ALLOCATOR void *tlc_alloc_atomic(uint64_t size);
+JIT_ALLOCATOR void *tlc_alloc_atomic(uint64_t size, TlcSite site);
 
 /* Allocations made so far (reported as run.allocations). */
 extern uint64_t tlc_allocations;
@@ -103,9 +124,10 @@ static inline const TlcType *tlc_type_of(const TlcObject *o)
     return jit_deepfreeze(jit_promote(o->type));
 }
 
-TlcObject *tlc_int_new(int64_t value);
-TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr);
-TlcObject *tlc_instance_new(const TlcType *cls);
+/* The constructors: `site` is the instruction allocating (tlc_site). */
+TlcObject *tlc_int_new(int64_t value, TlcSite site);
+TlcObject *tlc_cons_new(TlcObject *car, TlcObject *cdr, TlcSite site);
+TlcObject *tlc_instance_new(const TlcType *cls, TlcSite site);
 
 /* The class for a descriptor: equal descriptors (same attribute names and
  * same method names with the same entry points, in order) give the same

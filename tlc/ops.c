@@ -69,21 +69,24 @@ TlcObject *tlc_int_add(TlcObject *b, TlcObject *a, int op, int64_t pc)
 {
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
-    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) + (uint64_t)tlc_int_value(a)));
+    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) + (uint64_t)tlc_int_value(a)),
+                       tlc_site(op, pc));
 }
 
 TlcObject *tlc_int_sub(TlcObject *b, TlcObject *a, int op, int64_t pc)
 {
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
-    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) - (uint64_t)tlc_int_value(a)));
+    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) - (uint64_t)tlc_int_value(a)),
+                       tlc_site(op, pc));
 }
 
 TlcObject *tlc_int_mul(TlcObject *b, TlcObject *a, int op, int64_t pc)
 {
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
-    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) * (uint64_t)tlc_int_value(a)));
+    return tlc_int_new((int64_t)((uint64_t)tlc_int_value(b) * (uint64_t)tlc_int_value(a)),
+                       tlc_site(op, pc));
 }
 
 /* Floor division like Python's //; INT64_MIN // -1 wraps to INT64_MIN. */
@@ -95,11 +98,11 @@ TlcObject *tlc_int_div(TlcObject *b, TlcObject *a, int op, int64_t pc)
     if (y == 0)
         tlc_raise(TLC_ERR_ZERO_DIVISION, op, pc, "integer division by zero");
     if (y == -1)
-        return tlc_int_new((int64_t)(0u - (uint64_t)x));
+        return tlc_int_new((int64_t)(0u - (uint64_t)x), tlc_site(op, pc));
     int64_t q = x / y;
     if (x % y != 0 && ((x < 0) != (y < 0)))
         q -= 1;
-    return tlc_int_new(q);
+    return tlc_int_new(q, tlc_site(op, pc));
 }
 
 bool tlc_int_eq(TlcObject *b, TlcObject *a)

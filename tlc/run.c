@@ -3,7 +3,10 @@
 
 #include <gc.h>
 #include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "errors.h"
 #include "values.h"
@@ -51,19 +54,42 @@ typedef struct RunJob {
     int status;
 } RunJob;
 
+/* The thread running a program, while it does (tlc_jit_fatal). */
+static pthread_t run_thread;
+static atomic_bool running;
+
+void tlc_jit_fatal(void *ctx, const char *message)
+{
+    (void)ctx;
+    if (atomic_load(&running) && pthread_equal(pthread_self(), run_thread))
+        tlc_fail_internal(message);
+    /* another thread (LLVM compiling in the background), or no program
+     * running: nothing to unwind to */
+    fflush(stdout);
+    fprintf(stderr, "%s\n", message);
+    _exit(TLC_EXIT_INTERNAL);
+}
+
 static void *run_job(void *arg)
 {
     RunJob *job = arg;
     jmp_buf handler;
+    run_thread = pthread_self();
+    atomic_store(&running, true);
     tlc_error_handler = &handler;
+    tlc_internal_failure = false;
     if (setjmp(handler)) {
         tlc_error_handler = NULL;
-        job->status = 1;
+        atomic_store(&running, false);
+        job->status = tlc_internal_failure ? 2 : 1;
         return NULL;
     }
-    TlcObject *args[1] = {tlc_int_new(job->n)};
+    /* the input is allocated before pc 0 runs: a full heap then is reported there */
+    int first_op = job->code->len > 0 ? job->code->bytes[0] : 0;
+    TlcObject *args[1] = {tlc_int_new(job->n, tlc_site(first_op, 0))};
     job->result = job->engine(job->code, 0, args, 1, 1);
     tlc_error_handler = NULL;
+    atomic_store(&running, false);
     job->status = 0;
     return NULL;
 }
@@ -99,6 +125,10 @@ int tlc_run_program(const TlcCode *code, TlcEngineFn engine, int64_t n, const ch
     fflush(out);
     if (status == 0)
         return TLC_EXIT_OK;
+    if (status == 2) {
+        fprintf(stderr, "%s\n", tlc_internal_message);
+        return TLC_EXIT_INTERNAL;
+    }
     return tlc_report_run_error(file);
 }
 

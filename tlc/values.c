@@ -18,11 +18,8 @@ static void work_push(WorkStack *w, TlcObject *o)
     if (w->count == w->capacity) {
         size_t cap = w->capacity ? w->capacity * 2 : 32;
         TlcObject **grown = realloc(w->items, cap * sizeof *grown);
-        if (!grown) {
-            fflush(stdout);
-            fputs("tlc: out of memory\n", stderr);
-            exit(70);
-        }
+        if (!grown)
+            tlc_fail_internal("tlc: out of memory");
         w->items = grown;
         w->capacity = cap;
     }
@@ -145,7 +142,7 @@ TlcObject *tlc_list_concat(TlcObject *b, TlcObject *a, int op, int64_t pc)
     for (TlcObject *p = b; p->type->kind != TLC_KIND_NIL; p = ((TlcCons *)p)->cdr) {
         if (p->type->kind != TLC_KIND_CONS)
             tlc_raise(TLC_ERR_TYPE, op, pc, "cannot concatenate an improper list");
-        TlcCons *cell = (TlcCons *)tlc_cons_new(((TlcCons *)p)->car, a);
+        TlcCons *cell = (TlcCons *)tlc_cons_new(((TlcCons *)p)->car, a, tlc_site(op, pc));
         if (last)
             last->cdr = &cell->base;
         else

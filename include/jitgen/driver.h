@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jitgen/fatal.h"
+
 typedef enum JgEngine {
     JG_ENGINE_GRAPHS,   /* evaluate the interpreter's own flow graphs */
     JG_ENGINE_PE,       /* specialize, evaluate residual graphs */
@@ -56,7 +58,18 @@ typedef struct JgDriverOptions {
                                  opened when LLVM is first needed; NULL: the
                                  environment's JITGEN_BACKEND, else the file
                                  beside the running executable */
+    /* the JIT's memory budget in bytes (0: JG_JIT_MEMORY_DEFAULT): the
+     * partial evaluator's residual graphs and compilation states plus the
+     * machine code of both backends. Past it, a compilation ends at once
+     * in an exit to the evaluator, and LLVM takes over nothing more from
+     * baseline code: the program runs on in the lower tiers. */
+    uint64_t max_jit_memory;
 } JgDriverOptions;
+
+/* The default memory budget of the JIT: far above what any program of the
+ * tests or benchmarks uses, and small beside the memory of any machine
+ * that runs LLVM. */
+#define JG_JIT_MEMORY_DEFAULT ((uint64_t)256 << 20)
 
 /* Baseline time before LLVM starts (JgDriverOptions.tier_up_ms). */
 #define JG_TIER_UP_DEFAULT_MS 10
@@ -79,8 +92,8 @@ bool jg_driver_idle(const JgDriver *d);
 /* Runs the portal with these arguments (one 64-bit slot per parameter:
  * integers in the low bits, pointers as addresses) and returns its result.
  * Errors the interpreter raises propagate exactly as natively. A failure of
- * the JIT itself (a bug or an unsupported construct) prints a message and
- * exits with status 70. */
+ * the JIT itself that it cannot fall back from (LLVM missing when it must
+ * compile, a bug) goes to the fatal handler (jitgen/fatal.h). */
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args);
 
 /* A hint from a tiered host: a frame is getting hot and will soon be called

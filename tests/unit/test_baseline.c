@@ -21,6 +21,7 @@
 #include "slot_bits.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,6 +32,7 @@
 #include "baseline/baseline.h"
 #include "flexswitch/flexswitch.h"
 #include "frontend/eval.h"
+#include "frontend/fatal.h"
 #include "frontend/ir.h"
 
 #include "residual_build.h"
@@ -2603,16 +2605,25 @@ static void test_compile_errors(void **state)
     jg_baseline_free(bl);
 }
 
-/* Running a graph that was never compiled stops the process (status 70). */
-static void test_uncompiled_is_fatal(void **state)
+/* The fatal handler of the child below: exits with 70 when the message is
+ * the expected one, 71 otherwise. */
+static void exit_if_uncompiled(void *ctx, const char *message)
 {
-    (void)state;
+    (void)ctx;
+    _exit(strcmp(message, "jitgen: baseline: graph uncompiled was not compiled") == 0 ? 70 : 71);
+}
+
+/* Runs a graph that was never compiled in a child process, with or without
+ * a fatal handler; returns the child's wait status. */
+static int run_uncompiled(bool with_handler)
+{
     fflush(NULL);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
         if (!freopen("/dev/null", "w", stderr))
             _exit(1);
+        jg_set_fatal_handler(with_handler ? exit_if_uncompiled : NULL, NULL);
         JgBaseline *bl = baseline();
         JgGraph *g = residual("uncompiled", JG_I64, 0, NULL);
         jg_set_return(g, 0, k64(g, 1));
@@ -2621,8 +2632,21 @@ static void test_uncompiled_is_fatal(void **state)
     }
     int status = 0;
     assert_int_equal(waitpid(pid, &status, 0), pid);
+    return status;
+}
+
+/* Running a graph that was never compiled is fatal: the host's handler gets
+ * the message (here it exits with 70); without a handler the process
+ * aborts. The library itself never exits. */
+static void test_uncompiled_is_fatal(void **state)
+{
+    (void)state;
+    int status = run_uncompiled(true);
     assert_true(WIFEXITED(status));
     assert_int_equal(WEXITSTATUS(status), 70);
+    status = run_uncompiled(false);
+    assert_true(WIFSIGNALED(status));
+    assert_int_equal(WTERMSIG(status), SIGABRT);
 }
 
 /* An argument runs only the tests it names (a cmocka filter pattern). */

@@ -232,7 +232,7 @@ static void test_calls(void **state)
     expect_output("CALL f\nCALL g\nDUMP\nRETURN\nf: PUSHARG\nPUSH 5\nADD\nRETURN\ng: RETURN\n", 0,
                   "[5]\n5\n");
     expect_output("PUSH 9\nRETURN\nPUSH 8\n", 0, "9\n");
-    /* recursion bound: 1000 frames fit, the 1001st does not */
+    /* recursion bound: 1000 nested frames fit, the 1001st does not */
     expect_error("f: CALL f\n", 0, TLC_ERR_RECURSION, TLC_OP_CALL, 0, "");
 }
 

@@ -933,14 +933,14 @@ static void test_tlc_eval_graphs(void **state)
     TlcCode *code = tlc_code_new(prog);
     assert_non_null(code);
     for (int64_t n = 0; n <= 12; n += 3) {
-        TlcObject *args[1] = {tlc_int_new(n)};
+        TlcObject *args[1] = {tlc_int_new(n, 0)};
         uint64_t a[5] = {addr(code), 0, addr(args), 1, 1};
         TlcObject *got = (TlcObject *)(uintptr_t)eval(m, "tlc_eval", a);
         TlcObject *want = tlc_eval(code, 0, args, 1, 1);
         assert_int_equal(tlc_int_value(got), tlc_int_value(want));
     }
     /* an op graph on its own: boxed addition */
-    uint64_t a[4] = {addr(tlc_int_new(40)), addr(tlc_int_new(2)), 8, 0};
+    uint64_t a[4] = {addr(tlc_int_new(40, 0)), addr(tlc_int_new(2, 0)), 8, 0};
     TlcObject *sum = (TlcObject *)(uintptr_t)eval(m, "tlc_int_add", a);
     assert_int_equal(tlc_int_value(sum), 42);
     tlc_code_free(code);
