@@ -27,7 +27,7 @@ static int setup(void **state)
 {
     (void)state;
     z = z3_new();
-    solver = z3_solver(z);
+    solver = z3_solver(z, true);
     return 0;
 }
 

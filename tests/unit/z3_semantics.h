@@ -161,12 +161,17 @@ static bool z3_proves(Z3_context z, Z3_solver s, Z3_ast claim, const char *what)
     return r == Z3_L_FALSE;
 }
 
-/* A solver that first puts polynomials in a normal form (sums of
- * monomials), so that ring identities at 64 bits (distributivity,
- * associativity of multiplication) are proved by rewriting rather than by
- * bit-blasting multipliers, then decides the rest (bit-vectors). */
-static Z3_solver z3_solver(Z3_context z)
+/* Z3's solver; with `som`, one that first puts polynomials in a normal
+ * form (sums of monomials), so that ring identities at 64 bits
+ * (distributivity, associativity of multiplication) are proved by
+ * rewriting rather than by bit-blasting multipliers. */
+static Z3_solver z3_solver(Z3_context z, bool som)
 {
+    if (!som) {
+        Z3_solver s = Z3_mk_solver(z);
+        Z3_solver_inc_ref(z, s);
+        return s;
+    }
     Z3_params p = Z3_mk_params(z);
     Z3_params_inc_ref(z, p);
     Z3_params_set_bool(z, p, Z3_mk_string_symbol(z, "som"), true);
