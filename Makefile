@@ -5,7 +5,7 @@ ASAN_BUILD ?= build-asan
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-bench build asan run test test-fast bench bench-general clean format
+.PHONY: all deps deps-bench build asan run test test-fast proofs bench bench-general clean format
 
 all: build
 
@@ -40,6 +40,13 @@ test: deps build asan
 # Only the normal build's suite (quicker while working).
 test-fast: build
 	cd $(BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
+
+# The Z3 proofs of the rewrites, and their translation validation on many
+# more random graphs than `make test` runs (docs/testing.md, "Proofs").
+Z3_GRAPHS ?= 100000
+proofs: deps build
+	$(BUILD)/tests/test_proofs
+	Z3_GRAPHS=$(Z3_GRAPHS) $(BUILD)/tests/test_translation
 
 # The benchmarks (docs/benchmarks.md): writes bench/results.csv,
 # bench/RESULTS.md, bench/results.png and the README's table, then the

@@ -3,6 +3,7 @@
 #ifndef JITGEN_BASELINE_CODEGEN_H
 #define JITGEN_BASELINE_CODEGEN_H
 
+#include "fold_rule.h"
 #include "frontend/arith.h"
 #include "internal.h"
 
@@ -38,20 +39,6 @@ typedef struct BlFuse {
                        comparison itself (a parameter standing for it) */
     bool invert;    /* the target's branch tests that parameter being 0 */
 } BlFuse;
-
-/* A fused comparison of `t = x - C` (C > 0 a constant, t read by nothing
- * else) with a constant, that compares x instead (homes.c, find_folds): the
- * subtraction needs no code. An equality compares x with K + C; an order
- * holds where `x > imm` or, as t wraps around, `x < wrap` (INT64_MIN + C),
- * which is checked on the way where the first test fails (method.c,
- * two_way_wrapped); `pos`: that disjunction is the comparison holding (sgt,
- * sge), not failing (slt, sle). */
-typedef struct BlFold {
-    JgVal x;
-    int32_t imm;
-    bool ordered, pos;
-    int64_t wrap;
-} BlFold;
 
 typedef struct Codegen {
     BlGraph *bg;

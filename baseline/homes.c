@@ -826,10 +826,8 @@ static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads,
 {
     BlFold none = {0};
     const JgGraph *g = c->g;
-    JgPred pred = (JgPred)cmp->pred;
-    bool ordered = pred >= JG_SGT && pred <= JG_SLE;
-    if (cmp->nargs != 2 || (!ordered && pred != JG_EQ && pred != JG_NE) ||
-        jg_value_type(g, cmp->args[0]) != JG_I64 || !jg_is_const(g, cmp->args[1]))
+    if (cmp->nargs != 2 || jg_value_type(g, cmp->args[0]) != JG_I64 ||
+        !jg_is_const(g, cmp->args[1]))
         return none;
     JgVal t = bl_resolve(c, cmp->args[0]);
     const JgValueInfo *info = jg_value(g, t);
@@ -839,11 +837,14 @@ static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads,
     if ((sub->opcode != JG_OP_SUB && sub->opcode != JG_OP_ADD) || sub->type != JG_I64 ||
         sub->nargs != 2 || !jg_is_const(g, sub->args[1]) || bl_no_code(c, sub))
         return none;
-    int64_t step = (int64_t)jg_value(g, sub->args[1])->bits;
-    int64_t minus = sub->opcode == JG_OP_SUB ? step : (int64_t)(0 - (uint64_t)step);
+    BlFold fold;
+    if (!bl_fold_compare((JgPred)cmp->pred, (JgOpcode)sub->opcode,
+                         (int64_t)jg_value(g, sub->args[1])->bits,
+                         (int64_t)jg_value(g, cmp->args[1])->bits, &fold))
+        return none;
     JgVal x = bl_resolve(c, sub->args[0]);
     uint32_t xi = number(c, k, x);
-    if (minus <= 0 || minus > INT32_MAX || !x || jg_is_const(g, x) || xi == NONE)
+    if (!x || jg_is_const(g, x) || xi == NONE)
         return none;
     bool lives_on = false;
     const JgTerm *term = &g->blocks.items[b].term;
@@ -854,27 +855,8 @@ static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads,
     }
     if (!lives_on)
         return none;
-    int64_t kk = (int64_t)jg_value(g, cmp->args[1])->bits;
-    /* as `t > k2` (pos) or its negation */
-    bool pos = pred == JG_SGT || pred == JG_SGE;
-    int64_t k2 = kk;
-    if (pred == JG_SGE || pred == JG_SLT) {
-        if (kk == INT64_MIN)
-            return none;
-        k2 = kk - 1;
-    }
-    /* t = x - minus: x > k2 + minus, or t wrapped around (x < INT64_MIN +
-     * minus, t near INT64_MAX, above k2 when k2 + minus fits) */
-    int64_t imm = (int64_t)((uint64_t)(ordered ? k2 : kk) + (uint64_t)minus);
-    if (ordered && k2 > INT64_MAX - minus)
-        return none;
-    if (imm < INT32_MIN || imm > INT32_MAX)
-        return none;
-    return (BlFold){.x = x,
-                    .imm = (int32_t)imm,
-                    .ordered = ordered,
-                    .pos = pos,
-                    .wrap = (int64_t)((uint64_t)INT64_MIN + (uint64_t)minus)};
+    fold.x = x;
+    return fold;
 }
 
 /* Folds (BlFold) of the method's fused comparisons, once homes are known.

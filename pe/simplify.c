@@ -7,9 +7,12 @@
  *   - anything else: the comparison itself.
  * Conditions combine when both sides are comparisons of the same two
  * values: the outcome of each is a set of the orderings <, =, > of those
- * values, so `and` and `or` are the intersection and union of the sets. */
+ * values, so `and` and `or` are the intersection and union of the sets.
+ * The facts these rewritings rest on are cmp_rules.h's, proved with Z3 by
+ * tests/unit/test_proofs.c. */
 #include "simplify.h"
 
+#include "cmp_rules.h"
 #include "fold.h"
 
 #define MAX_DEPTH 4 /* selects of selects: a bound on the rewriting */
@@ -27,11 +30,6 @@ typedef struct Cond {
     JgPred pred;
     JgVal a, b, origin;
 } Cond;
-
-static bool integer_pred(JgPred p)
-{
-    return p <= JG_SLE;
-}
 
 /* The operation defining v in `block`, NULL when v is none there. */
 static const JgOp *def_in(const JgGraph *g, uint32_t block, JgVal v)
@@ -65,35 +63,9 @@ static bool compare_bits(JgPred pred, JgType type, uint64_t x, uint64_t y)
     return jg_fold(JG_OP_ICMP, JG_I1, pred, 2, types, bits) != 0;
 }
 
-/* The orderings of a and b under which `icmp pred a, b` holds: 1 for <,
- * 2 for =, 4 for >; *sign: 0 for eq/ne, 1 unsigned, 2 signed. */
-static unsigned orderings(JgPred p, unsigned *sign)
-{
-    static const unsigned set[] = {
-        [JG_EQ] = 2,  [JG_NE] = 5,  [JG_UGT] = 4, [JG_UGE] = 6, [JG_ULT] = 1,
-        [JG_ULE] = 3, [JG_SGT] = 4, [JG_SGE] = 6, [JG_SLT] = 1, [JG_SLE] = 3};
-    *sign = p <= JG_NE ? 0 : p <= JG_ULE ? 1 : 2;
-    return set[p];
-}
-
 static Cond constant(bool bit)
 {
     return (Cond){.kind = COND_CONST, .bit = bit};
-}
-
-/* The condition from a set of orderings (orderings' inverse). */
-static Cond from_orderings(unsigned set, unsigned sign, JgVal a, JgVal b)
-{
-    static const JgPred unsigned_preds[8] = {JG_EQ,  JG_ULT, JG_EQ,  JG_ULE,
-                                             JG_UGT, JG_NE,  JG_UGE, JG_EQ};
-    static const JgPred signed_preds[8] = {JG_EQ,  JG_SLT, JG_EQ,  JG_SLE,
-                                           JG_SGT, JG_NE,  JG_SGE, JG_EQ};
-    if (set == 0 || set == 7)
-        return constant(set == 7);
-    if (sign == 0 && set != 2 && set != 5)
-        return (Cond){.kind = COND_FAIL};
-    JgPred p = sign == 2 ? signed_preds[set] : unsigned_preds[set];
-    return (Cond){.kind = COND_TEST, .pred = p, .a = a, .b = b};
 }
 
 /* The condition an i1 value stands for: its comparison when an icmp of
@@ -104,7 +76,7 @@ static Cond of_bool(const JgGraph *g, uint32_t block, JgVal v)
     if (const_bits(g, v, &bits))
         return constant(bits & 1);
     const JgOp *op = def_in(g, block, v);
-    if (op && op->opcode == JG_OP_ICMP && integer_pred((JgPred)op->pred))
+    if (op && op->opcode == JG_OP_ICMP && jg_pred_is_int((JgPred)op->pred))
         return (Cond){.kind = COND_TEST,
                       .pred = (JgPred)op->pred,
                       .a = op->args[0],
@@ -115,17 +87,13 @@ static Cond of_bool(const JgGraph *g, uint32_t block, JgVal v)
 
 static Cond negate(Cond c)
 {
-    static const JgPred inverse[] = {
-        [JG_EQ] = JG_NE,   [JG_NE] = JG_EQ,   [JG_UGT] = JG_ULE, [JG_UGE] = JG_ULT,
-        [JG_ULT] = JG_UGE, [JG_ULE] = JG_UGT, [JG_SGT] = JG_SLE, [JG_SGE] = JG_SLT,
-        [JG_SLT] = JG_SGE, [JG_SLE] = JG_SGT};
     switch (c.kind) {
     case COND_CONST:
         return constant(!c.bit);
     case COND_TEST:
         if (!c.b) /* an opaque bool: its negation */
             return (Cond){.kind = COND_NOT, .origin = c.origin};
-        return (Cond){.kind = COND_TEST, .pred = inverse[c.pred], .a = c.a, .b = c.b};
+        return (Cond){.kind = COND_TEST, .pred = jg_pred_negated(c.pred), .a = c.a, .b = c.b};
     case COND_NOT:
         return (Cond){.kind = COND_TEST, .pred = JG_NE, .a = c.origin, .origin = c.origin};
     default:
@@ -145,16 +113,17 @@ static Cond combine(const JgGraph *g, Cond x, Cond y, bool both)
     if (x.kind != COND_TEST || y.kind != COND_TEST || !x.b || !y.b || !same_value(g, x.a, y.a) ||
         !same_value(g, x.b, y.b))
         return (Cond){.kind = COND_FAIL};
-    unsigned sx, sy;
-    unsigned mx = orderings(x.pred, &sx), my = orderings(y.pred, &sy);
-    if (sx && sy && sx != sy)
+    JgCmpForm r = jg_pred_combine(x.pred, y.pred, both);
+    if (r.kind == JG_CMP_NONE)
         return (Cond){.kind = COND_FAIL};
-    unsigned set = both ? mx & my : mx | my;
-    if (set == mx && x.origin)
+    if (r.kind != JG_CMP_PRED)
+        return constant(r.kind == JG_CMP_TRUE);
+    unsigned set = jg_pred_orderings(r.pred); /* x itself or y itself: no new icmp */
+    if (set == jg_pred_orderings(x.pred) && x.origin)
         return x;
-    if (set == my && y.origin)
+    if (set == jg_pred_orderings(y.pred) && y.origin)
         return y;
-    return from_orderings(set, sx ? sx : sy, x.a, x.b);
+    return (Cond){.kind = COND_TEST, .pred = r.pred, .a = x.a, .b = x.b};
 }
 
 /* The condition `icmp pred x, k` (k a constant of x's type) stands for. */
@@ -172,11 +141,11 @@ static Cond of_compare(const JgGraph *g, uint32_t block, JgPred pred, JgVal x, u
         op = def_in(g, block, b);
     }
     if (jg_value_type(g, b) == JG_I1) { /* x is 0 or 1 */
-        bool if0 = compare_bits(pred, type, 0, k), if1 = compare_bits(pred, type, 1, k);
-        if (if0 == if1)
-            return constant(if0);
+        JgBoolForm w = jg_widened_compare(pred, type, k);
+        if (w == JG_BOOL_FALSE || w == JG_BOOL_TRUE)
+            return constant(w == JG_BOOL_TRUE);
         Cond c = of_bool(g, block, b);
-        return if1 ? c : negate(c);
+        return w == JG_BOOL_SAME ? c : negate(c);
     }
     if (op && op->opcode == JG_OP_SELECT && depth < MAX_DEPTH && b == x) {
         Cond c = of_bool(g, block, op->args[0]);
@@ -187,18 +156,9 @@ static Cond of_compare(const JgGraph *g, uint32_t block, JgPred pred, JgVal x, u
     return (Cond){.kind = COND_FAIL};
 }
 
-static JgPred swapped(JgPred p)
-{
-    static const JgPred swap[] = {
-        [JG_EQ] = JG_EQ,   [JG_NE] = JG_NE,   [JG_UGT] = JG_ULT, [JG_UGE] = JG_ULE,
-        [JG_ULT] = JG_UGT, [JG_ULE] = JG_UGE, [JG_SGT] = JG_SLT, [JG_SGE] = JG_SLE,
-        [JG_SLT] = JG_SGT, [JG_SLE] = JG_SGE};
-    return swap[p];
-}
-
 JgVal jg_simplify_icmp(JgGraph *g, uint32_t block, JgPred pred, const JgVal args[2])
 {
-    if (!integer_pred(pred))
+    if (!jg_pred_is_int(pred))
         return 0;
     JgVal x = args[0];
     uint64_t k;
@@ -206,7 +166,7 @@ JgVal jg_simplify_icmp(JgGraph *g, uint32_t block, JgPred pred, const JgVal args
         if (!const_bits(g, args[0], &k))
             return 0;
         x = args[1];
-        pred = swapped(pred);
+        pred = jg_pred_swapped(pred);
     }
     const JgOp *op = def_in(g, block, x);
     if (jg_value_type(g, x) != JG_I1 &&

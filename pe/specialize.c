@@ -9,7 +9,7 @@
 #include "fold.h"
 #include "frontend/eval.h"
 #include "pe_internal.h"
-#include "simplify.h"
+#include "rewrite.h"
 
 void pe_fail(JgPe *pe, const char *fmt, ...)
 {
@@ -121,20 +121,12 @@ static Step fold_pure(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *
     JgVal args[op->nargs + 1];
     for (uint32_t i = 0; i < op->nargs; i++)
         args[i] = residualize(pe, s, block, get(f, op->args[i]));
-    if (op->opcode == JG_OP_ICMP && op->nargs == 2) {
-        JgVal same = jg_simplify_icmp(pe->rg, block, (JgPred)op->pred, args);
-        if (same) {
-            av_set(f, op->result,
-                   jg_is_const(pe->rg, same) ? av_const(JG_I1, jg_value(pe->rg, same)->bits)
-                                             : av_var(JG_I1, same));
-            return STEP_NEXT;
-        }
-    }
-    JgVal r = emit_op(pe, block, (JgOpcode)op->opcode, (JgType)op->type, op->nargs, args);
-    JgOp *e = jg_last_op(pe->rg, block);
-    e->pred = op->pred;
-    e->line = op->line;
-    av_set(f, op->result, av_var((JgType)op->type, r));
+    bool emitted;
+    JgVal r = jg_rewrite_pure(pe->rg, block, op, args, &emitted);
+    pe->stats.residual_ops += emitted;
+    JgType type = (JgType)op->type;
+    av_set(f, op->result,
+           jg_is_const(pe->rg, r) ? av_const(type, jg_value(pe->rg, r)->bits) : av_var(type, r));
     return STEP_NEXT;
 }
 
@@ -163,7 +155,7 @@ static Step run_ptradd(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp 
 {
     Av p = get(f, op->args[0]), off = get(f, op->args[1]);
     if (off.kind == AV_CONST && (p.kind == AV_VIRT || p.kind == AV_VAR)) {
-        p.offset += (int64_t)off.bits;
+        p.offset = (int64_t)((uint64_t)p.offset + off.bits); /* wraps, as ptradd does */
         av_set(f, op->result, p);
         return STEP_NEXT;
     }

@@ -42,6 +42,7 @@
 #include <stdlib.h>
 
 #include "frontend/arith.h"
+#include "linear.h"
 
 #define MAX_BLOCKS 64 /* the cycle, and ... */
 #define MAX_OPS 128   /* ... its operations: the copies double or triple the loop's code */
@@ -295,17 +296,16 @@ static uint32_t chain_pos(const Cycle *c, uint32_t block)
     return UINT32_MAX;
 }
 
-/* The constant operand of `op` (its other operand in *other), for
- * multiplies and shifts by constants. */
-static bool constant_operand(const JgGraph *g, const JgOp *op, uint64_t *k, JgVal *other)
+/* The operand of `op` that is a constant (k its bits), for multiplies
+ * and shifts by constants; -1: none. */
+static int constant_operand(const JgGraph *g, const JgOp *op, uint64_t *k)
 {
-    for (uint32_t i = 0; i < 2; i++)
+    for (int i = 0; i < 2; i++)
         if (jg_is_const(g, op->args[i]) && (op->opcode == JG_OP_MUL || i == 1)) {
             *k = jg_value(g, op->args[i])->bits;
-            *other = op->args[1 - i];
-            return true;
+            return i;
         }
-    return false;
+    return -1;
 }
 
 static void expand(const JgGraph *g, const Cycle *c, Sum *s, JgVal v, uint8_t trip, uint64_t coef,
@@ -318,27 +318,20 @@ static bool expand_op(const JgGraph *g, const Cycle *c, Sum *s, const JgOp *op, 
 {
     if (op->type != type || op->nargs != 2)
         return false;
-    uint64_t k;
-    JgVal other;
-    switch (op->opcode) {
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-        expand(g, c, s, op->args[0], trip, coef, type);
-        expand(g, c, s, op->args[1], trip, op->opcode == JG_OP_ADD ? coef : 0 - coef, type);
-        return true;
-    case JG_OP_MUL:
-        if (!constant_operand(g, op, &k, &other))
+    uint64_t k = 0;
+    int constant = -1;
+    if (op->opcode == JG_OP_MUL || op->opcode == JG_OP_SHL) {
+        constant = constant_operand(g, op, &k);
+        if (constant < 0)
             return false;
-        expand(g, c, s, other, trip, coef * k, type);
-        return true;
-    case JG_OP_SHL:
-        if (!constant_operand(g, op, &k, &other) || k >= jg_type_bits(type))
-            return false;
-        expand(g, c, s, other, trip, coef << k, type);
-        return true;
-    default:
-        return false;
     }
+    JgLinear split;
+    if (!jg_linear_split((JgOpcode)op->opcode, type, coef, constant, k, &split))
+        return false;
+    for (int i = 0; i < 2; i++)
+        if (i != constant)
+            expand(g, c, s, op->args[i], trip, split.coef[i], type);
+    return true;
 }
 
 /* Adds coef * v to s, v as chain `trip` computes it. */
@@ -465,7 +458,6 @@ static JgVal emit_sum(JgGraph *g, uint32_t block, const Sum *s, JgVal last, JgTy
                       const Chains *ch, uint32_t line)
 {
     JgVal sum = 0;
-    uint64_t minus_one = jg_truncate_bits(type, UINT64_MAX);
     for (uint32_t pass = 0; pass < 2; pass++) {
         if (pass == 1 && jg_truncate_bits(type, s->constant)) {
             JgVal k = jg_const(g, type, s->constant);
@@ -477,12 +469,11 @@ static JgVal emit_sum(JgGraph *g, uint32_t block, const Sum *s, JgVal last, JgTy
             if (!coef || (pass == 1) != (t->trip == TRIP_A && t->v == last))
                 continue;
             JgVal term = term_value(g, ch, t);
-            bool negate = coef == minus_one;
-            if (!negate && coef != 1) {
-                bool power = (coef & (coef - 1)) == 0;
-                JgVal k = jg_const(g, type, power ? (uint64_t)__builtin_ctzll(coef) : coef);
-                term = emit2(g, block, power ? JG_OP_SHL : JG_OP_MUL, type, term, k, line);
-            }
+            JgCoefForm form = jg_coef_form(type, coef);
+            bool negate = form.kind == JG_COEF_NEG;
+            if (form.kind == JG_COEF_SHL || form.kind == JG_COEF_MUL)
+                term = emit2(g, block, form.kind == JG_COEF_SHL ? JG_OP_SHL : JG_OP_MUL, type, term,
+                             jg_const(g, type, form.amount), line);
             if (!sum)
                 sum = negate ? emit2(g, block, JG_OP_SUB, type, jg_const(g, type, 0), term, line)
                              : term;

@@ -25,7 +25,7 @@ done
 packages=(
   build-essential cmake pkg-config
   llvm-19-dev clang-19 libffi-dev libcmocka-dev libgc-dev
-  zlib1g-dev libzstd-dev graphviz
+  zlib1g-dev libzstd-dev graphviz libz3-dev
 )
 if [ "$bench" = 1 ]; then
   # gnuplot-nox satisfies gnuplot's dependency without Qt or X11 (the plot
