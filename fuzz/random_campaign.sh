@@ -59,6 +59,7 @@ while [ "$SECONDS" -lt "$deadline" ]; do
     done
     seed=$((seed + batch))
     round=$((round + 1))
+    echo "round $round: $programs programs, $divergences divergences, ${SECONDS}s"
 done
 echo "random campaign: seeds $first..$((seed - 1)) in ${SECONDS}s"
 echo "$programs programs, $divergences divergences"
