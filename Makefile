@@ -2,10 +2,14 @@
 # missing Debian packages first (scripts/install-deps.sh).
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
+FUZZ_BUILD ?= build-fuzz
+FUZZ_SECONDS ?= 60
+FUZZ_RANDOM_SECONDS ?= 600
+FUZZ_CRASHES ?= $(FUZZ_BUILD)/crashes
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-bench build asan run test test-fast proofs bench bench-general clean format
+.PHONY: all deps deps-bench build asan fuzz-build fuzz run test test-fast proofs bench bench-general clean format
 
 all: build
 
@@ -26,6 +30,22 @@ $(ASAN_BUILD)/CMakeCache.txt:
 
 asan: $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The libFuzzer targets (docs/testing.md, "Fuzzing"): clang-19 with ASan,
+# UBSan and libFuzzer, in a build of their own.
+$(FUZZ_BUILD)/CMakeCache.txt:
+	CC=clang-19 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJITGEN_FUZZ=ON
+
+fuzz-build: deps $(FUZZ_BUILD)/CMakeCache.txt
+	cmake --build $(FUZZ_BUILD) -j $(JOBS)
+
+# Every fuzz target for FUZZ_SECONDS each, then the random differential
+# campaign for FUZZ_RANDOM_SECONDS; what they find goes to FUZZ_CRASHES.
+# Fails if anything was found (after running both).
+fuzz: fuzz-build build
+	@st=0; fuzz/run_targets.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) $(FUZZ_CRASHES) || st=1; \
+	fuzz/random_campaign.sh $(BUILD)/tlc $(BUILD)/tlcgen $(FUZZ_RANDOM_SECONDS) \
+	  $(FUZZ_CRASHES)/random || st=1; exit $$st
 
 run: deps build
 	$(BUILD)/tlc run --jit-threshold=0 examples/factorial.tlc 20
@@ -66,4 +86,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)

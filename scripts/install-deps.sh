@@ -24,7 +24,7 @@ done
 
 packages=(
   build-essential cmake pkg-config
-  llvm-19-dev clang-19 libffi-dev libcmocka-dev libgc-dev
+  llvm-19-dev clang-19 libclang-rt-19-dev libffi-dev libcmocka-dev libgc-dev
   zlib1g-dev libzstd-dev graphviz libz3-dev
 )
 if [ "$bench" = 1 ]; then

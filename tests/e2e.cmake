@@ -18,7 +18,9 @@ if(NOT DEFINED JITGEN_RECURRENCE_PROGRAMS)
 endif()
 
 # The random TLC program generator, and the generator of recurrence loops.
+add_library(tlcgen_generator STATIC ${CMAKE_CURRENT_LIST_DIR}/gen/generator.c)
 add_executable(tlcgen ${CMAKE_CURRENT_LIST_DIR}/gen/tlcgen.c)
+target_link_libraries(tlcgen PRIVATE tlcgen_generator)
 set_target_properties(tlcgen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 add_executable(tlcrec ${CMAKE_CURRENT_LIST_DIR}/gen/tlcrec.c)
 set_target_properties(tlcrec PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
