@@ -8,6 +8,9 @@
 #
 # usage: run_targets.sh FUZZ_BUILD SECONDS CRASH_DIR [NAME...]
 #   NAME: bytecode asm image engines (default: all)
+# libFuzzer first runs the whole corpus, which -max_total_time does not
+# bound (fuzz_engines: about a second an input): a target still running a
+# minute after its time is interrupted (SIGINT), which counts as nothing found.
 # Environment: FUZZ_ARGS, more libFuzzer options for every target.
 # Prints one line per target; exit status 0 iff no target found anything.
 set -u
@@ -33,14 +36,20 @@ for name in "${names[@]}"; do
     extra=()
     [ "$name" = engines ] && extra=(-max_len=1024 -len_control=0)
     # shellcheck disable=SC2086
-    "$exe" -max_total_time="$seconds" -timeout=120 -rss_limit_mb=6144 -print_final_stats=1 \
+    timeout --preserve-status -s INT $((seconds + 60)) "$exe" -max_total_time="$seconds" -timeout=120 -rss_limit_mb=6144 -print_final_stats=1 \
         -artifact_prefix="$crashes/$name/" "${extra[@]}" ${FUZZ_ARGS:-} "$corpus" \
         >"$crashes/$name.log" 2>&1
     st=$?
+    # 72: libFuzzer interrupted (by the timeout above)
+    note=""
+    if [ "$st" = 72 ] && ! ls "$crashes/$name" | grep -q .; then
+        st=0
+        note=" (stopped while running its corpus)"
+    fi
     runs=$(grep -oE 'stat::number_of_executed_units: [0-9]+' "$crashes/$name.log" | grep -oE '[0-9]+$')
     cov=$(grep -oE 'cov: [0-9]+' "$crashes/$name.log" | tail -n 1)
     if [ "$st" = 0 ]; then
-        echo "fuzz_$name: ${runs:-?} inputs in ${seconds}s, $cov, nothing found"
+        echo "fuzz_$name: ${runs:-?} inputs in ${seconds}s$note, $cov, nothing found"
     else
         failed=$((failed + 1))
         echo "fuzz_$name: FOUND (status $st) after ${runs:-?} inputs: $(ls "$crashes/$name" | head -n 3 | tr '\n' ' ')"
