@@ -1095,13 +1095,17 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
 {
     JgType vt = jg_value_type(c->g, fs->value);
     uint32_t n = fs->ncases < t->nlinks - 1 ? fs->ncases : t->nlinks - 1;
+    /* the value in rax once: a case's code is entered only where it matches */
+    bool loaded = false;
     for (uint32_t i = 0, inlined = 0; i < n && inlined < MAX_INLINE_CASES && !c->failed; i++) {
         const JgLink *l = &t->links[i + 1];
         if (!internal_link(c, l))
             continue;
         inlined++;
         uint32_t next = x64_label(&c->buf);
-        load_value(c, X64_RAX, fs->value);
+        if (!loaded)
+            load_value(c, X64_RAX, fs->value);
+        loaded = true;
         x64_mov_ri(&c->buf, X64_RCX, jg_truncate_bits(vt, fs->values[i]));
         x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
         x64_jcc(&c->buf, X64_NE, next);

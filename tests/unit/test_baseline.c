@@ -1999,25 +1999,33 @@ static uint64_t reenter_want(uint64_t n)
     return n <= 1 ? 1 : n * reenter_want(n - 1) + n % 3;
 }
 
-static void test_reentrant_portal(void **state)
+/* f (above) as a graph of a new backend whose portal calls go to
+ * reenter_portal, compiled before any case exists. */
+static JgGraph *reenter_graph(Reenter *r, Emu *e, const char *name)
 {
-    (void)state;
-    Reenter r = {0};
-    Emu e = {0};
-    reenter_of = &r;
-    r.bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal, .portal_ctx = &r});
-    r.portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
-    r.portal->flags |= JG_FLAG_PORTAL;
-    JgGraph *g = residual("reenter", JG_I64, 1, (JgType[]){JG_I64});
-    r.g = e.g = g;
-    e.build = reenter_case;
+    reenter_of = r;
+    r->bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal, .portal_ctx = r});
+    r->portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
+    r->portal->flags |= JG_FLAG_PORTAL;
+    JgGraph *g = residual(name, JG_I64, 1, (JgType[]){JG_I64});
+    r->g = e->g = g;
+    e->build = reenter_case;
     uint32_t base = jg_block_new(g, 0, NULL), rec = jg_block_new(g, 0, NULL);
     JgVal n = P(g, 0, 0);
     jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, JG_ULE, n, k64(g, 1)), jg_link(g, base, 0, NULL),
                   jg_link(g, rec, 0, NULL));
     jg_set_return(g, base, k64(g, 1));
-    flex(&e, rec, op2(g, rec, JG_OP_UREM, JG_I64, n, k64(g, 3)), 1, &n);
-    compile(r.bl, g);
+    flex(e, rec, op2(g, rec, JG_OP_UREM, JG_I64, n, k64(g, 3)), 1, &n);
+    compile(r->bl, g);
+    return g;
+}
+
+static void test_reentrant_portal(void **state)
+{
+    (void)state;
+    Reenter r = {0};
+    Emu e = {0};
+    JgGraph *g = reenter_graph(&r, &e, "reenter");
     assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){20}), reenter_want(20));
     assert_int_equal(r.max_depth, 19);
     assert_int_equal(e.calls, 3);
@@ -2038,20 +2046,7 @@ static void test_direct_portal_calls(void **state)
     (void)state;
     Reenter r = {.bind = true};
     Emu e = {0};
-    reenter_of = &r;
-    r.bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal, .portal_ctx = &r});
-    r.portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
-    r.portal->flags |= JG_FLAG_PORTAL;
-    JgGraph *g = residual("direct", JG_I64, 1, (JgType[]){JG_I64});
-    r.g = e.g = g;
-    e.build = reenter_case;
-    uint32_t base = jg_block_new(g, 0, NULL), rec = jg_block_new(g, 0, NULL);
-    JgVal n = P(g, 0, 0);
-    jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, JG_ULE, n, k64(g, 1)), jg_link(g, base, 0, NULL),
-                  jg_link(g, rec, 0, NULL));
-    jg_set_return(g, base, k64(g, 1));
-    flex(&e, rec, op2(g, rec, JG_OP_UREM, JG_I64, n, k64(g, 3)), 1, &n);
-    compile(r.bl, g);
+    JgGraph *g = reenter_graph(&r, &e, "direct");
     assert_int_equal(jg_baseline_call(r.bl, g, (uint64_t[]){20}), reenter_want(20));
     assert_int_equal(e.calls, 3);
     /* one host call per site (three cases, one call each), then direct */
