@@ -62,6 +62,7 @@ typedef struct JgBaselineStats {
     uint64_t methods;          /* compiled */
     uint64_t flexswitch_cases; /* compiled after a miss */
     uint64_t consolidations;   /* grown graphs compiled again as one method */
+    uint64_t consolidations_given_up; /* graphs whose consolidation failed (too big) */
     uint64_t code_bytes;       /* machine code emitted */
     double compile_ms;         /* code generation */
     /* run-time counters */

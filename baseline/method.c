@@ -842,7 +842,10 @@ static void find_reached(const Codegen *c, bool *reached)
             const JgTerm *t = &c->g->blocks.items[b].term;
             if (t->kind == JG_TERM_GOTO && c->fused[b - c->lo].op) /* takes the branch over */
                 t = &c->g->blocks.items[t->links[0].target].term;
-            for (uint32_t k = 0; reached[b - c->lo] && bl_flows(t) && k < t->nlinks; k++) {
+            /* a flexswitch's cases are jumped to where they are inlined
+             * (inline_cases), through the blocks passed on */
+            bool flows = bl_flows(t) || t->kind == JG_TERM_FLEXSWITCH;
+            for (uint32_t k = 0; reached[b - c->lo] && flows && k < t->nlinks; k++) {
                 uint32_t to = jump_target(c, &t->links[k]);
                 if (to != UINT32_MAX && !reached[to])
                     changed = reached[to] = true;

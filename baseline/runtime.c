@@ -328,6 +328,7 @@ static void consolidate(BlGraph *bg)
             memcpy(bg->ids, old, sizeof *old * n);
             bg->nmethods = method;
             bg->consolidations = BL_MAX_CONSOLIDATIONS;
+            bl->stats.consolidations_given_up++;
         }
         bg->consolidating = false;
     }

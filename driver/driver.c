@@ -677,6 +677,8 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         fprintf(out, "baseline.methods: %llu\n", (unsigned long long)b->methods);
         fprintf(out, "baseline.flexswitch_cases: %llu\n", (unsigned long long)b->flexswitch_cases);
         fprintf(out, "baseline.consolidations: %llu\n", (unsigned long long)b->consolidations);
+        fprintf(out, "baseline.consolidations_given_up: %llu\n",
+                (unsigned long long)b->consolidations_given_up);
         fprintf(out, "baseline.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
         fprintf(out, "baseline.ms: %.3f\n", b->compile_ms);
         fprintf(out, "baseline.method_entries: %llu\n", (unsigned long long)b->method_entries);

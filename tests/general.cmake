@@ -16,3 +16,8 @@ add_test(NAME e2e_general
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh $<TARGET_FILE:tlc>)
 set_tests_properties(e2e_general PROPERTIES TIMEOUT 900
                      ENVIRONMENT "GENERAL_ENGINES=${JITGEN_GENERAL_ENGINES}")
+
+# Grown graphs consolidated under the baseline engine and the tiered
+# default, none given up (tests/e2e/consolidation.sh).
+add_test(NAME e2e_consolidation
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/consolidation.sh $<TARGET_FILE:tlc>)
