@@ -23,7 +23,12 @@ void *tlc_alloc_atomic(uint64_t size, TlcSite site)
     void *p = GC_MALLOC_ATOMIC(size);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
-    memset(p, 0, size);
+    /* a constant size clears with stores, a variable one calls memset:
+     * integers' boxes, the most frequent, take the first way */
+    if (size == sizeof(TlcInt))
+        memset(p, 0, sizeof(TlcInt));
+    else
+        memset(p, 0, size);
     return p;
 }
 
