@@ -6,6 +6,32 @@
 
 #define MAX_FOLDED 3 /* the most operands of a pure operation (select) */
 
+/* The last CSE_WINDOW operations of `block`: an earlier one computing the
+ * same pure operation of the same operands gives its result (the
+ * interpreter computes some values once per instruction, e.g. a frame's
+ * depth test, and each copy would travel as a block parameter). */
+#define CSE_WINDOW 16
+static JgVal same_in_block(const JgGraph *g, uint32_t block, const JgOp *op, const JgVal *args)
+{
+    const JgBlock *b = &g->blocks.items[block];
+    uint32_t n = b->ops.count, lo = n > CSE_WINDOW ? n - CSE_WINDOW : 0;
+    for (uint32_t i = n; i-- > lo;) {
+        const JgOp *e = &b->ops.items[i];
+        if (e->opcode != op->opcode || e->type != op->type || e->pred != op->pred ||
+            e->nargs != op->nargs || !e->result)
+            continue;
+        bool equal = true;
+        for (uint32_t a = 0; a < op->nargs && equal; a++)
+            equal = e->args[a] == args[a] ||
+                    (jg_is_const(g, e->args[a]) && jg_is_const(g, args[a]) &&
+                     jg_value_type(g, e->args[a]) == jg_value_type(g, args[a]) &&
+                     jg_value(g, e->args[a])->bits == jg_value(g, args[a])->bits);
+        if (equal)
+            return e->result;
+    }
+    return 0;
+}
+
 JgVal jg_rewrite_pure(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *args, bool *emitted)
 {
     *emitted = false;
@@ -28,6 +54,9 @@ JgVal jg_rewrite_pure(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *a
         if (same)
             return same;
     }
+    JgVal same = same_in_block(g, block, op, args);
+    if (same)
+        return same;
     JgVal r = jg_emit(g, block, (JgOpcode)op->opcode, (JgType)op->type, op->nargs, args);
     JgOp *e = jg_last_op(g, block);
     e->pred = op->pred;
