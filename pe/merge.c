@@ -737,6 +737,30 @@ static bool reachable_entry(const JgPe *pe, const MergeEntry *e, uint32_t compil
     return e->compilation == compilation || (pe->rg->blocks.items[e->block].flags & JG_BLOCK_ENTRY);
 }
 
+/* Whether `e` is on the path that led to state `cur`: a jump there closes
+ * a loop (a jump to a block off the path only joins two paths). Only loop
+ * headers need to be enterable by later compilations (reachable_entry):
+ * marking every join made each one a dispatcher entry, which LLVM's
+ * methods pay for in code size (every landing loads its values). */
+static bool on_path(const State *cur, const MergeEntry *e)
+{
+    unsigned steps = 0;
+    for (const PathNode *n = cur->history; n && steps < 4096; n = n->parent, steps++)
+        if (n->entry == e)
+            return true;
+    return false;
+}
+
+/* Whether the path to `cur` went through an enterable block made by this
+ * compilation. */
+static bool path_has_entry(const JgPe *pe, const State *cur, uint32_t compilation)
+{
+    for (const PathNode *n = cur->history; n && n->entry->compilation == compilation; n = n->parent)
+        if (pe->rg->blocks.items[n->entry->block].flags & JG_BLOCK_ENTRY)
+            return true;
+    return false;
+}
+
 static PeResidualData *residual_data(JgPe *pe)
 {
     PeResidualData *rd = pe->current->pe_private;
@@ -804,7 +828,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             }
             count += pass == 0;
             if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
-                if (e->compilation == compilation)
+                if (e->compilation == compilation && on_path(cur, e))
                     pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
                 return true;
             }
@@ -874,8 +898,11 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * be entered at: a loop whose body promotes ends every compilation
      * before it closes, so each resumption would copy the loop once more
      * and it would never close. This block is made enterable at once, so
-     * the compilations that reach the key later jump to it. */
-    if (unreachable_seen)
+     * the compilations that reach the key later jump to it. One such block
+     * per path of a compilation is enough to close the loop (the path goes
+     * round it); the next one it meets would only be one more landing in
+     * every backend's method. */
+    if (unreachable_seen && !path_has_entry(pe, cur, compilation))
         pe->rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
     w.args.count = 0;
     w.types.count = 0;
