@@ -78,6 +78,9 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
                                  int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
     code = jit_deepfreeze(code);
+    /* a call's argument count is the constant of its SEND or CALL: green,
+     * PUSHARGN's bound check is decided when specializing */
+    nargs = jit_concrete(nargs);
     TlcObject *stack[TLC_STACK_CAPACITY];
     TlcObject *callargs[TLC_MAX_CALL_ARGS];
     /* the arguments of a call with few of them: when a call escapes to

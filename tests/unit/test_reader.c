@@ -896,8 +896,8 @@ static void test_tlc(void **state)
     const JgTerm *sw = opcode_switch(portal);
     assert_non_null(sw);
     assert_true(sw->nlinks - 1 >= 30);
-    /* the opcode and the depth of a saved stack */
-    assert_int_equal(count_ops(portal, JG_OP_CONCRETE), 2);
+    /* the opcode, the argument count and the depth of a saved stack */
+    assert_int_equal(count_ops(portal, JG_OP_CONCRETE), 3);
     assert_true(count_ops(portal, JG_OP_PROMOTE) >= 1);
     assert_true(count_ops(portal, JG_OP_DEEPFREEZE) >= 1);
 
