@@ -363,21 +363,25 @@ static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint
     return done;
 }
 
-/* Runs one activation of `bg` from its entry: calls the method that owns
- * each block id until one returns. Slots and ALLOCA areas live in this C
- * frame, and grow (by alloca, a few times at most) when a flexswitch miss
- * compiled a method that needs more. */
-static uint64_t run(BlGraph *bg, const uint64_t *args)
+/* Runs one activation of `bg` from its entry, its parameters args[pick[i]]
+ * (args[i] when pick is NULL): calls the method that owns each block id
+ * until one returns. Slots and ALLOCA areas live in this C frame, and grow
+ * (by alloca, a few times at most) when a flexswitch miss compiled a method
+ * that needs more. The areas of the first 64 methods are known by a bit
+ * mask, so that an activation (every call) starts without clearing a
+ * table. */
+static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
 {
     JgBaseline *bl = bg->bl;
     const JgGraph *g = bg->graph;
     uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
     BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
     for (uint32_t i = 0, n = g->blocks.items[0].nparams; i < n; i++)
-        f->slots[i] = args[i] & bg->entry_masks[i];
-    uint32_t nareas = bg->nmethods;
-    uint8_t **areas = alloca(sizeof *areas * nareas);
-    memset(areas, 0, sizeof *areas * nareas);
+        f->slots[i] = args[pick ? pick[i] : i] & bg->entry_masks[i];
+    uint8_t *first_areas[64];
+    uint64_t have_area = 0;  /* bit m: first_areas[m] is set */
+    uint8_t **areas = NULL; /* methods 64 and up, NULL until needed */
+    uint32_t nareas = 0;
     uint32_t id = bg->ids[0];
     for (;;) {
         if (id == BL_BLOCKID_RETURN)
@@ -390,19 +394,30 @@ static uint64_t run(BlGraph *bg, const uint64_t *args)
             id = bg->ids[bg->methods[m].lo + BL_BLOCKID_BLOCK(id)];
             m = BL_BLOCKID_METHOD(id);
         }
-        if (m >= nareas) {
-            uint32_t n = bg->nmethods;
-            uint8_t **more = alloca(sizeof *more * n);
-            memcpy(more, areas, sizeof *areas * nareas);
-            memset(more + nareas, 0, sizeof *more * (n - nareas));
-            areas = more;
-            nareas = n;
-        }
         const BlMethod *me = &bg->methods[m];
-        if (me->area_bytes && !areas[m])
-            areas[m] = alloca(me->area_bytes);
+        uint8_t *area;
+        if (m < 64) {
+            if (!(have_area >> m & 1)) {
+                first_areas[m] = me->area_bytes ? alloca(me->area_bytes) : NULL;
+                have_area |= (uint64_t)1 << m;
+            }
+            area = first_areas[m];
+        } else {
+            if (m - 64 >= nareas) {
+                uint32_t n = bg->nmethods - 64;
+                uint8_t **more = alloca(sizeof *more * n);
+                if (nareas)
+                    memcpy(more, areas, sizeof *areas * nareas);
+                memset(more + nareas, 0, sizeof *more * (n - nareas));
+                areas = more;
+                nareas = n;
+            }
+            if (me->area_bytes && !areas[m - 64])
+                areas[m - 64] = alloca(me->area_bytes);
+            area = areas[m - 64];
+        }
         bl->stats.method_entries++;
-        id = me->fn(BL_BLOCKID_BLOCK(id), f, areas[m]);
+        id = me->fn(BL_BLOCKID_BLOCK(id), f, area);
         if (bg->capacity > cap) {
             BlFrame *bigger = alloca(sizeof *bigger + 8 * (size_t)bg->capacity);
             memcpy(bigger, f, sizeof *f + 8 * (size_t)cap);
@@ -429,7 +444,7 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
     uint64_t result;
     if (bl->look_due && ask_tier_up(bg, 0, args, &result))
         return result;
-    return run(bg, args);
+    return run(bg, args, NULL);
 }
 
 /* ---- direct calls ---- */
@@ -470,13 +485,14 @@ void jg_baseline_unbind(JgBaseline *bl, const JgGraph *g)
 uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args)
 {
     BlGraph *bg = site->direct;
-    uint64_t red[site->nred + 1];
-    for (uint32_t i = 0; i < site->nred; i++)
-        red[i] = args[site->red_index[i]];
-    uint64_t result;
-    if (bg->bl->look_due && ask_tier_up(bg, 0, red, &result))
-        return result;
-    return run(bg, red);
+    if (bg->bl->look_due) {
+        uint64_t red[site->nred + 1], result;
+        for (uint32_t i = 0; i < site->nred; i++)
+            red[i] = args[site->red_index[i]];
+        if (ask_tier_up(bg, 0, red, &result))
+            return result;
+    }
+    return run(bg, args, site->red_index);
 }
 
 /* ---- called by generated code ---- */
