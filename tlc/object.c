@@ -3,15 +3,34 @@
 #include "errors.h"
 
 #include <gc.h>
+#include <gc/gc_inline.h>
 #include <stdlib.h>
 #include <string.h>
 
 uint64_t tlc_allocations;
 
+/* The collector's free lists of small objects, one per size in granules,
+ * for each kind, taken from inline (gc_inline.h): the library's own
+ * thread-local lists cost a thread-specific lookup and a call per object.
+ * Only the thread running the program allocates TLC objects; the lists are
+ * static data, which the collector scans, so the objects on them stay
+ * reserved. Sizes count the byte the collector adds at the end of every
+ * object (interior pointers are on: compiled code keeps pointers to
+ * fields). */
+static void *small_atomic[GC_TINY_FREELISTS], *small_normal[GC_TINY_FREELISTS];
+
+static size_t granules_of(uint64_t size)
+{
+    return (size_t)((size + 1 + GC_GRANULE_BYTES - 1) / GC_GRANULE_BYTES);
+}
+
 void *tlc_alloc(uint64_t size, TlcSite site)
 {
     tlc_allocations++;
-    void *p = GC_MALLOC(size);
+    void *p;
+    size_t granules = granules_of(size);
+    GC_FAST_MALLOC_GRANS(p, granules, small_normal, 0, GC_I_NORMAL, GC_MALLOC(size),
+                         *(void **)p = NULL);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
     return p;
@@ -20,7 +39,10 @@ void *tlc_alloc(uint64_t size, TlcSite site)
 void *tlc_alloc_atomic(uint64_t size, TlcSite site)
 {
     tlc_allocations++;
-    void *p = GC_MALLOC_ATOMIC(size);
+    void *p;
+    size_t granules = granules_of(size);
+    GC_FAST_MALLOC_GRANS(p, granules, small_atomic, 0, GC_I_PTRFREE, GC_MALLOC_ATOMIC(size),
+                         (void)0);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
     /* a constant size clears with stores, a variable one calls memset:
