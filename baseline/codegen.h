@@ -105,7 +105,8 @@ static inline JgVal bl_resolve(const Codegen *c, JgVal v)
  * arithmetic). */
 static inline bool bl_shift_inline(const JgGraph *g, const JgOp *op)
 {
-    if (op->opcode != JG_OP_SHL || op->nargs != 2 || !op->args[1] || !jg_is_const(g, op->args[1]))
+    bool shift = op->opcode == JG_OP_SHL || op->opcode == JG_OP_LSHR || op->opcode == JG_OP_ASHR;
+    if (!shift || op->nargs != 2 || !op->args[1] || !jg_is_const(g, op->args[1]))
         return false;
     const JgValueInfo *k = jg_value(g, op->args[1]);
     return jg_truncate_bits((JgType)k->type, k->bits) < jg_type_bits(op->type);
@@ -117,6 +118,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
 {
     switch ((JgOpcode)op->opcode) {
     case JG_OP_SHL:
+    case JG_OP_LSHR:
+    case JG_OP_ASHR:
         return !bl_shift_inline(g, op);
     case JG_OP_ADD:
     case JG_OP_SUB:

@@ -170,8 +170,9 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
     } else if (op == 0xc1) {
         modrm(&d, bits, &reg, rm, sizeof rm);
         uint8_t imm = next(&d);
-        if ((reg & 7) == 4)
-            snprintf(text, size, "shl %s, %u", rm, imm);
+        static const char *const shifts[8] = {[4] = "shl", [5] = "shr", [7] = "sar"};
+        if (shifts[reg & 7])
+            snprintf(text, size, "%s %s, %u", shifts[reg & 7], rm, imm);
         else
             d.bad = true;
     } else if (op == 0xf7 || op == 0xff) {

@@ -784,7 +784,8 @@ static void find_scaled(Codegen *c, const uint32_t *reads)
         for (uint32_t i = 0; i + 1 < bk->ops.count; i++) {
             const JgOp *shl = &bk->ops.items[i], *add = &bk->ops.items[i + 1];
             JgVal r = shl->result;
-            if (!bl_shift_inline(c->g, shl) || bl_no_code(c, shl) || reads[r] != 1 ||
+            if (shl->opcode != JG_OP_SHL || !bl_shift_inline(c->g, shl) || bl_no_code(c, shl) ||
+                reads[r] != 1 ||
                 add->opcode != JG_OP_ADD || add->type != shl->type || bl_no_code(c, add))
                 continue;
             uint64_t k = jg_value(c->g, shl->args[1])->bits;

@@ -353,12 +353,23 @@ static void lower_binary(Codegen *c, const JgOp *op)
 
 /* A shift left by a constant (bl_shift_inline): one instruction. The
  * partial evaluator's sums (pe/unroll.c) multiply by powers of two so. */
+/* A shift by a constant below the type's width (bl_shift_inline): on the
+ * 64-bit register holding the normalized (zero-extended) value, a right
+ * arithmetic shift after sign-extending it, then normalized again. */
 static void lower_shift_const(Codegen *c, const JgOp *op)
 {
     const JgValueInfo *k = jg_value(c->g, op->args[1]);
+    uint8_t n = (uint8_t)jg_truncate_bits((JgType)k->type, k->bits);
     X64Reg d = result_reg(c, op->result);
     load_value(c, d, op->args[0]);
-    x64_shl_ri(&c->buf, d, (uint8_t)jg_truncate_bits((JgType)k->type, k->bits));
+    if (op->opcode == JG_OP_SHL) {
+        x64_shl_ri(&c->buf, d, n);
+    } else if (op->opcode == JG_OP_LSHR) {
+        x64_shr_ri(&c->buf, d, n);
+    } else {
+        sign_extend(c, d, (JgType)op->type);
+        x64_sar_ri(&c->buf, d, n);
+    }
     normalize(c, d, (JgType)op->type);
     store_result(c, op->result, d);
 }
@@ -606,6 +617,8 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
     case JG_OP_MERGE_POINT:
         return;
     case JG_OP_SHL:
+    case JG_OP_LSHR:
+    case JG_OP_ASHR:
         if (bl_shift_inline(c->g, op))
             lower_shift_const(c, op);
         else

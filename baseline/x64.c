@@ -292,12 +292,28 @@ void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
     modrm_rr(b, dst, src);
 }
 
-void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm)
+/* C1 /ext ib: the shifts by an immediate */
+static void shift_ri(X64Buf *b, unsigned ext, X64Reg dst, uint8_t imm)
 {
     rex(b, true, 0, dst, false);
     x64_byte(b, 0xc1);
-    modrm_rr(b, 4, dst);
+    modrm_rr(b, ext, dst);
     x64_byte(b, imm);
+}
+
+void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm)
+{
+    shift_ri(b, 4, dst, imm);
+}
+
+void x64_shr_ri(X64Buf *b, X64Reg dst, uint8_t imm)
+{
+    shift_ri(b, 5, dst, imm);
+}
+
+void x64_sar_ri(X64Buf *b, X64Reg dst, uint8_t imm)
+{
+    shift_ri(b, 7, dst, imm);
 }
 
 void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src)

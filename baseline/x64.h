@@ -111,6 +111,9 @@ void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
 void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src);
 /* dst <<= imm (64 bits; imm < 64) */
 void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm);
+/* dst >>= imm, logical (shr) and arithmetic (sar) (64 bits; imm < 64) */
+void x64_shr_ri(X64Buf *b, X64Reg dst, uint8_t imm);
+void x64_sar_ri(X64Buf *b, X64Reg dst, uint8_t imm);
 /* flags of dst & src (64 bits) */
 void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src);
 /* dst = zero-extension of its low `size` bytes (size 1, 2, 4) */

@@ -4,6 +4,8 @@
 
 #include <gc.h>
 #include <gc/gc_inline.h>
+#include <gc/gc_mark.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,8 +38,23 @@ void *tlc_alloc(uint64_t size, TlcSite site)
     return p;
 }
 
+/* Objects on a pointer-free list are not traced through their link
+ * words, so a collection could reclaim them while the list still holds
+ * them: the lists are dropped when a collection starts (the collector takes
+ * the objects back). Collections start only inside allocations, on the
+ * program's thread, never between a pop's load and store. */
+static void GC_CALLBACK forget_atomic_lists(void)
+{
+    memset(small_atomic, 0, sizeof small_atomic);
+}
+
 void *tlc_alloc_atomic(uint64_t size, TlcSite site)
 {
+    static bool watching;
+    if (!watching) {
+        GC_set_start_callback(forget_atomic_lists);
+        watching = true;
+    }
     tlc_allocations++;
     void *p;
     size_t granules = granules_of(size);

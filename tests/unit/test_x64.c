@@ -163,6 +163,10 @@ static void test_shl(void **state)
     CHECK(x64_shl_ri(b, X64_RSI, 1), 0x48, 0xc1, 0xe6, 0x01);
     CHECK(x64_shl_ri(b, X64_R11, 63), 0x49, 0xc1, 0xe3, 0x3f);
     CHECK(x64_shl_ri(b, X64_RAX, 0), 0x48, 0xc1, 0xe0, 0x00);
+    CHECK(x64_shr_ri(b, X64_RAX, 31), 0x48, 0xc1, 0xe8, 0x1f);
+    CHECK(x64_shr_ri(b, X64_R9, 1), 0x49, 0xc1, 0xe9, 0x01);
+    CHECK(x64_sar_ri(b, X64_RDX, 63), 0x48, 0xc1, 0xfa, 0x3f);
+    CHECK(x64_sar_ri(b, X64_R15, 2), 0x49, 0xc1, 0xff, 0x02);
 }
 
 /* A backward jump closing a loop of at most 64 bytes that crosses a 64-byte
@@ -497,6 +501,8 @@ static void test_disasm(void **state)
     x64_lea_scaled(b, X64_RSI, X64_R14, X64_R8, 1);
     x64_lea_scaled(b, X64_R9, X64_R13, X64_RAX, 3);
     x64_shl_ri(b, X64_R11, 63);
+    x64_shr_ri(b, X64_RSI, 7);
+    x64_sar_ri(b, X64_R10, 33);
     x64_alu_rr(b, X64_ADD, X64_R13, X64_RCX);
     x64_alu_ri(b, X64_CMP, X64_RDI, 999);
     x64_alu_ri(b, X64_SUB, X64_R8, 1);
@@ -536,6 +542,8 @@ static void test_disasm(void **state)
         "lea rsi, qword ptr [r14 + r8*2]",
         "lea r9, qword ptr [r13 + rax*8]",
         "shl r11, 63",
+        "shr rsi, 7",
+        "sar r10, 33",
         "add r13, rcx",
         "cmp rdi, 999",
         "sub r8, 1",
