@@ -112,6 +112,16 @@ static inline bool bl_shift_inline(const JgGraph *g, const JgOp *op)
     return jg_truncate_bits((JgType)k->type, k->bits) < jg_type_bits(op->type);
 }
 
+/* A memset of a constant byte over at most BL_INLINE_MEMSET constant bytes
+ * is stores (method.c), not a call: the interpreter clears its few call
+ * arguments after every call. */
+#define BL_INLINE_MEMSET 64
+static inline bool bl_memset_inline(const JgGraph *g, const JgOp *op)
+{
+    return op->nargs == 3 && jg_is_const(g, op->args[1]) && jg_is_const(g, op->args[2]) &&
+           jg_value(g, op->args[2])->bits <= BL_INLINE_MEMSET;
+}
+
 /* Whether the lowering of `op` calls out of the method (clobbering the
  * caller-saved registers): what method.c does not inline. */
 static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
@@ -121,6 +131,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
     case JG_OP_LSHR:
     case JG_OP_ASHR:
         return !bl_shift_inline(g, op);
+    case JG_OP_MEMSET:
+        return !bl_memset_inline(g, op);
     case JG_OP_ADD:
     case JG_OP_SUB:
     case JG_OP_MUL:

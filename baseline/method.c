@@ -374,6 +374,22 @@ static void lower_shift_const(Codegen *c, const JgOp *op)
     store_result(c, op->result, d);
 }
 
+/* memset(dst, byte, n) with byte and n constant (bl_memset_inline): the
+ * byte repeated in rax, stored 8, 4, 2, 1 bytes at a time. */
+static void lower_memset_inline(Codegen *c, const JgOp *op)
+{
+    uint64_t n = jg_value(c->g, op->args[2])->bits;
+    uint64_t byte = jg_value(c->g, op->args[1])->bits & 0xff;
+    if (n == 0)
+        return;
+    load_value(c, X64_RCX, op->args[0]);
+    x64_mov_ri(&c->buf, X64_RAX, byte * UINT64_C(0x0101010101010101));
+    int32_t at = 0;
+    for (unsigned size = 8; size; size /= 2)
+        for (; n >= size; n -= size, at += (int32_t)size)
+            x64_store(&c->buf, size, X64_RCX, at, X64_RAX);
+}
+
 static void lower_alloca(Codegen *c, const JgOp *op)
 {
     uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
@@ -593,8 +609,13 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
     case JG_OP_ALLOCA:
         lower_alloca(c, op);
         return;
-    case JG_OP_MEMCPY:
     case JG_OP_MEMSET:
+        if (bl_memset_inline(c->g, op)) {
+            lower_memset_inline(c, op);
+            return;
+        }
+        /* fall through */
+    case JG_OP_MEMCPY:
         for (uint32_t i = 0; i < 3; i++)
             stage(c, i, op->args[i]);
         unstage(c, X64_RDI, 0);

@@ -1333,6 +1333,19 @@ static void test_memcpy_memset(void **state)
     assert_string_equal(out, "****01234567****");
     assert_int_equal(r, eval(h, (uint64_t[]){addr("01234567"), addr(out2), '*'}));
     assert_string_equal(out2, out);
+
+    /* constant byte and length (stores, not a call): 15 bytes of 0x2b
+     * (8 + 4 + 2 + 1) at an odd offset, none past them, and 0 bytes */
+    JgGraph *k = residual("mem_const", JG_VOID, 1, (JgType[]){JG_PTR});
+    jg_emit(k, 0, JG_OP_MEMSET, JG_VOID, 3,
+            (JgVal[]){at(k, 0, P(k, 0, 0), 3), jg_const(k, JG_I8, 0x2b), k64(k, 15)});
+    jg_emit(k, 0, JG_OP_MEMSET, JG_VOID, 3,
+            (JgVal[]){P(k, 0, 0), jg_const(k, JG_I32, 0x141), k64(k, 0)});
+    jg_set_return(k, 0, 0);
+    compile(bl, k);
+    char u[24] = "abcdefghijklmnopqrstuvw";
+    jg_baseline_call(bl, k, (uint64_t[]){addr(u)});
+    assert_string_equal(u, "abc+++++++++++++++stuvw");
     jg_baseline_free(bl);
 }
 
