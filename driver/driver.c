@@ -135,10 +135,18 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
 static uint64_t call_from_site(JgDriver *d, const uint64_t *args, JgPortalSite *site);
 
 /* Residual code compiled by LLVM calls the portal for keys it did not
- * inline through this function. */
+ * inline through this function. A site that keeps a residual graph LLVM
+ * compiled is then bound to the graph's primary method: its later calls
+ * go there directly (llvmgen/calls.c). LLVM's code is never replaced, so
+ * the binding stays. */
 static uint64_t llvm_portal_call(void *ctx, const uint64_t *args, JgPortalSite *site)
 {
-    return call_from_site(ctx, args, site);
+    JgDriver *d = ctx;
+    uint64_t result = call_from_site(d, args, site);
+    JgResidual *r = site ? site->host : NULL;
+    if (r && r->backend == d->llvm && d->llvm && !site->direct)
+        site->direct = d->backend->entry(d->llvm, r->graph);
+    return result;
 }
 
 /* Residual code compiled by the baseline backend calls the portal through
@@ -361,6 +369,8 @@ static JgLlvmOptions backend_options(JgDriver *d)
         .target_triple = options->target,
         .portal_call = llvm_portal_call,
         .portal_ctx = d,
+        .portal_red_index = d->red_index,
+        .portal_nred = d->nred,
         /* tiered: secondaries are compiled only once they get hot, as the
          * frames the interpreter hands over are */
         .lazy_threshold = options->tiered ? JG_LAZY_THRESHOLD : 0,
@@ -492,6 +502,8 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     for (uint32_t i = 0; i < portal->nparams; i++)
         if (!(i < 64 && (d->bta->portal_green_params >> i & 1)))
             d->red_index[d->nred++] = i;
+    if (d->llvm) /* started with the frontend, before the analysis */
+        d->backend->set_portal_red(d->llvm, d->red_index, d->nred);
     if (options->dumps & JG_DUMP_GRAPHS)
         for (uint32_t i = 0; i < d->module->graphs.count; i++) {
             const JgGraph *g = d->module->graphs.items[i];

@@ -32,6 +32,8 @@ static const JgBackend backend = {
     .frontend_init = jg_frontend_init,
     .read_bitcode = jg_module_read_bitcode,
     .set_fatal_handler = jg_set_fatal_handler,
+    .entry = jg_llvm_entry,
+    .set_portal_red = jg_llvm_set_portal_red,
 };
 
 __attribute__((visibility("default"))) const JgBackend *jg_llvm_backend(void)

@@ -73,24 +73,60 @@ static bool native_call(LgMethod *m, const JgOp *op, LLVMValueRef fn)
     return ok;
 }
 
-/* portal_call(ctx, args, site): the arguments widened into an array on
- * the stack, the result narrowed back. */
-static bool portal_call(LgMethod *m, const JgOp *op)
+/* The call through the host: portal_call(ctx, args, site), the arguments
+ * widened into an array on the stack; the result as a 64-bit slot. */
+static LLVMValueRef host_call(LgMethod *m, const JgOp *op, JgPortalSite *site)
 {
     JgLlvm *llvm = m->llvm;
-    if (!llvm->options.portal_call)
-        return lg_fail(m, "a portal call, but the options have no portal_call function");
     uint32_t n = op->nargs - 1;
     LLVMValueRef array =
         lg_entry_alloca(m, LLVMArrayType2(llvm->t_i64, n ? n : 1), 8, "portal.args");
     for (uint32_t i = 0; i < n; i++) {
         LLVMValueRef v = lg_value(m, op->args[i + 1]);
         if (!v)
-            return false;
+            return NULL;
         LLVMValueRef index = LLVMConstInt(llvm->t_i64, i, 0);
         LLVMValueRef p = LLVMBuildGEP2(m->b, llvm->t_i64, array, &index, 1, "");
         LLVMBuildStore(m->b, lg_to_slot(m, v, jg_value_type(m->g, op->args[i + 1])), p);
     }
+    LLVMTypeRef params[3] = {llvm->t_ptr, llvm->t_ptr, llvm->t_ptr};
+    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i64, params, 3, 0);
+    LLVMValueRef args[3] = {lg_const_ptr(llvm, llvm->options.portal_ctx), array,
+                            lg_const_ptr(llvm, site)};
+    LLVMValueRef fn = lg_const_ptr(llvm, (const void *)(uintptr_t)llvm->options.portal_call);
+    return LLVMBuildCall2(m->b, fty, fn, args, 3, "portal");
+}
+
+/* The call of the callee's primary method the host bound the site to
+ * (site->direct), with the portal's red arguments; its result as a 64-bit
+ * slot. */
+static LLVMValueRef direct_call(LgMethod *m, const JgOp *op, LLVMValueRef entry)
+{
+    JgLlvm *llvm = m->llvm;
+    uint32_t n = llvm->options.portal_nred;
+    LLVMTypeRef types[n + 1];
+    LLVMValueRef args[n + 1];
+    for (uint32_t i = 0; i < n; i++) {
+        JgVal a = op->args[llvm->options.portal_red_index[i] + 1];
+        args[i] = lg_value(m, a);
+        if (!args[i])
+            return NULL;
+        types[i] = lg_type(llvm, jg_value_type(m->g, a));
+    }
+    JgType rt = op->type == JG_VOID ? JG_I64 : (JgType)op->type;
+    LLVMTypeRef fty = LLVMFunctionType(lg_type(llvm, rt), types, n, 0);
+    LLVMValueRef r = LLVMBuildCall2(m->b, fty, entry, args, n, "direct");
+    return lg_to_slot(m, r, rt);
+}
+
+/* A portal call: through the host, or, where the host bound the site to
+ * the callee's compiled graph, directly (JgLlvmOptions.portal_red_index). */
+static bool portal_call(LgMethod *m, const JgOp *op)
+{
+    JgLlvm *llvm = m->llvm;
+    if (!llvm->options.portal_call)
+        return lg_fail(m, "a portal call, but the options have no portal_call function");
+    uint32_t n = op->nargs - 1;
     JgPortalSite *site = calloc(1, sizeof *site);
     if (!site)
         return lg_fail(m, "out of memory");
@@ -99,12 +135,38 @@ static bool portal_call(LgMethod *m, const JgOp *op)
     for (uint32_t i = 0; i < n && i < 64; i++)
         if (jg_is_const(m->g, op->args[i + 1]))
             site->constant |= (uint64_t)1 << i;
-    LLVMTypeRef params[3] = {llvm->t_ptr, llvm->t_ptr, llvm->t_ptr};
-    LLVMTypeRef fty = LLVMFunctionType(llvm->t_i64, params, 3, 0);
-    LLVMValueRef args[3] = {lg_const_ptr(llvm, llvm->options.portal_ctx), array,
-                            lg_const_ptr(llvm, site)};
-    LLVMValueRef fn = lg_const_ptr(llvm, (const void *)(uintptr_t)llvm->options.portal_call);
-    LLVMValueRef r = LLVMBuildCall2(m->b, fty, fn, args, 3, "portal");
+    bool can_direct = llvm->options.portal_red_index != NULL;
+    for (uint32_t i = 0; can_direct && i < llvm->options.portal_nred; i++)
+        can_direct = llvm->options.portal_red_index[i] < n;
+    LLVMValueRef r;
+    if (!can_direct) {
+        r = host_call(m, op, site);
+    } else {
+        LLVMValueRef fn = LLVMGetBasicBlockParent(LLVMGetInsertBlock(m->b));
+        LLVMBasicBlockRef direct = LLVMAppendBasicBlockInContext(llvm->ctx, fn, "portal.direct");
+        LLVMBasicBlockRef host = LLVMAppendBasicBlockInContext(llvm->ctx, fn, "portal.host");
+        LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(llvm->ctx, fn, "portal.join");
+        LLVMValueRef entry =
+            LLVMBuildLoad2(m->b, llvm->t_ptr, lg_const_ptr(llvm, &site->direct), "entry");
+        LLVMBuildCondBr(m->b, LLVMBuildIsNotNull(m->b, entry, ""), direct, host);
+        LLVMPositionBuilderAtEnd(m->b, direct);
+        LLVMValueRef rd = direct_call(m, op, entry);
+        LLVMBasicBlockRef direct_end = LLVMGetInsertBlock(m->b);
+        LLVMBuildBr(m->b, join);
+        LLVMPositionBuilderAtEnd(m->b, host);
+        LLVMValueRef rh = host_call(m, op, site);
+        LLVMBasicBlockRef host_end = LLVMGetInsertBlock(m->b);
+        LLVMBuildBr(m->b, join);
+        LLVMPositionBuilderAtEnd(m->b, join);
+        if (!rd || !rh)
+            return false;
+        r = LLVMBuildPhi(m->b, llvm->t_i64, "portal.result");
+        LLVMValueRef in[2] = {rd, rh};
+        LLVMBasicBlockRef from[2] = {direct_end, host_end};
+        LLVMAddIncoming(r, in, from, 2);
+    }
+    if (!r)
+        return false;
     if (op->result && op->type != JG_VOID)
         m->vals[op->result] = lg_from_slot(m, r, (JgType)op->type);
     return true;

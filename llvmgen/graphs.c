@@ -140,6 +140,12 @@ void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g)
     return lg ? lg->primary : NULL;
 }
 
+void jg_llvm_set_portal_red(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred)
+{
+    llvm->options.portal_red_index = red_index;
+    llvm->options.portal_nred = nred;
+}
+
 uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args)
 {
     LgGraph *lg = lg_graph_find(llvm, g);

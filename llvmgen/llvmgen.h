@@ -60,6 +60,13 @@ typedef struct JgLlvmOptions {
      * methods); it returns the portal's result */
     uint64_t (*portal_call)(void *ctx, const uint64_t *args, JgPortalSite *site);
     void *portal_ctx;
+    /* the positions of the portal's red parameters (a residual graph's
+     * parameters, in order), or NULL: with them, a portal call first looks
+     * at its site's `direct`, which the host may set to the primary method
+     * of the callee's graph (jg_llvm_entry), and calls it with those
+     * arguments, without the host */
+    const uint32_t *portal_red_index;
+    uint32_t portal_nred;
     /* methods per graph, primary included; 0: 65535, the block-id
      * encoding's limit (tests lower it to reach the limit quickly) */
     uint32_t max_methods;
@@ -106,6 +113,11 @@ bool jg_llvm_compile_to(JgLlvm *llvm, JgGraph *g, uint32_t hi, char *err, size_t
 /* The primary method of `g` (compiled): call it with the graph's parameters. */
 void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g);
 
+/* JgLlvmOptions.portal_red_index and portal_nred, for a session created
+ * before the host knew them (its binding-time analysis ran meanwhile);
+ * methods compiled from then on call bound sites directly. */
+void jg_llvm_set_portal_red(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred);
+
 /* Calls the primary method of `g` with its parameters as 64-bit slots and
  * returns its result (bits). */
 uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
@@ -138,7 +150,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 4u
+#define JG_BACKEND_ABI 5u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */
@@ -161,6 +173,9 @@ typedef struct JgBackend {
     /* the library's copy of jg_set_fatal_handler (jitgen/fatal.h): the host
      * installs its handler there when it opens the library */
     void (*set_fatal_handler)(JgFatalFn fn, void *ctx);
+    /* jg_llvm_entry: what a host sets a portal site's `direct` to */
+    void *(*entry)(JgLlvm *llvm, const JgGraph *g);
+    void (*set_portal_red)(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred);
 } JgBackend;
 
 #define JG_BACKEND_SYMBOL "jg_llvm_backend"

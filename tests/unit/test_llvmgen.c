@@ -704,6 +704,46 @@ static void test_portal_call(void **state)
     jg_llvm_free(l);
 }
 
+/* With the portal's red parameters known (here the first and third), a
+ * site the host bound to a callee's primary method calls it directly with
+ * those arguments; an unbound one goes through the host. */
+static void test_portal_call_direct(void **state)
+{
+    (void)state;
+    PortalLog log = {0};
+    static const uint32_t red[2] = {0, 2};
+    JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2,
+                                         .portal_call = portal_call,
+                                         .portal_ctx = &log,
+                                         .portal_red_index = red,
+                                         .portal_nred = 2});
+    JgGraph *portal = jg_graph_new(&arena, "portal", JG_I64, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
+    portal->flags |= JG_FLAG_PORTAL;
+    /* the callee: a residual graph of the red parameters, a - b */
+    JgGraph *callee = residual("callee", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+    jg_set_return(callee, 0, op2(callee, 0, JG_OP_SUB, JG_I64, P(callee, 0, 0), P(callee, 0, 1)));
+    compile(l, callee);
+    /* the caller: portal(x, 7, y) + 1 */
+    JgGraph *g = residual("calls_direct", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+    JgVal r = jg_emit(g, 0, JG_OP_CALL, JG_I64, 4,
+                      (JgVal[]){jg_const_symbol(g, FN(portal_call), "portal"), P(g, 0, 0),
+                                jg_const(g, JG_I64, 7), P(g, 0, 1)});
+    jg_last_op(g, 0)->callee = portal;
+    jg_set_return(g, 0, op2(g, 0, JG_OP_ADD, JG_I64, r, jg_const(g, JG_I64, 1)));
+    compile(l, g);
+    /* unbound: the host's answer, x * 2 + y */
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10, 3}), 24);
+    assert_int_equal(log.calls, 1);
+    assert_non_null(log.site);
+    /* bound: the callee's x - y, the host not called */
+    log.site->direct = jg_llvm_entry(l, callee);
+    assert_non_null(log.site->direct);
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10, 3}), 8);
+    assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){5, 9}), (uint64_t)-3);
+    assert_int_equal(log.calls, 1);
+    jg_llvm_free(l);
+}
+
 /* ---- methods: the paper's Fig. 10 -------------------------------------- */
 
 static JgGraph *fig10_graph(Emu *e, uint64_t modulus)
@@ -1619,6 +1659,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_native_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_variadic_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_portal_call, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_portal_call_direct, setup, teardown),
         cmocka_unit_test_setup_teardown(test_fig10_three_methods, setup, teardown),
         cmocka_unit_test_setup_teardown(test_case_reuses_compiled_block, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch_many_cases, setup, teardown),
