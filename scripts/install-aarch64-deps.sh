@@ -63,17 +63,15 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# The versions apt would download now: the sysroot is up to date when it
-# holds exactly these.
+# The versions apt would download now (one apt-cache call: each costs a
+# second or more): the sysroot is up to date when it holds exactly these.
 versions() {
-  local p v
-  for p in "${arm64_packages[@]}"; do
-    v=$(apt-cache policy "$p:arm64" 2>/dev/null | awk '/Candidate:/ {print $2}')
-    if [ -z "$v" ] || [ "$v" = "(none)" ]; then
-      return 1
-    fi
-    echo "$p:arm64=$v"
-  done
+  local list
+  list=$(apt-cache policy "${arm64_packages[@]/%/:arm64}" 2>/dev/null |
+    awk '/^[^ ].*:$/ {name = substr($0, 1, length($0) - 1)}
+         /^  Candidate:/ && $2 != "(none)" {print name "=" $2}')
+  [ "$(echo "$list" | grep -c .)" -eq ${#arm64_packages[@]} ] || return 1
+  echo "$list"
 }
 if ! wanted=$(versions); then
   [ "$updated" = 1 ] || $sudo apt-get update -qq
