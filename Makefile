@@ -3,13 +3,14 @@
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
+AARCH64_BUILD ?= build-aarch64
 FUZZ_SECONDS ?= 60
 FUZZ_RANDOM_SECONDS ?= 600
 FUZZ_CRASHES ?= $(FUZZ_BUILD)/crashes
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-bench build asan fuzz-build fuzz run test test-fast proofs bench bench-general clean format
+.PHONY: all deps deps-bench deps-aarch64 build asan aarch64 test-aarch64 fuzz-build fuzz run test test-fast proofs bench bench-general clean format
 
 all: build
 
@@ -30,6 +31,24 @@ $(ASAN_BUILD)/CMakeCache.txt:
 
 asan: $(ASAN_BUILD)/CMakeCache.txt
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
+
+# The AArch64 cross build (docs/aarch64.md): clang-19 and lld against an
+# arm64 sysroot of Debian packages in $(AARCH64_BUILD)/sysroot; the programs
+# run under qemu-aarch64-static ($(AARCH64_BUILD)/tlc-run ARGS runs tlc).
+deps-aarch64:
+	@scripts/install-aarch64-deps.sh $(AARCH64_BUILD)/sysroot
+
+$(AARCH64_BUILD)/CMakeCache.txt:
+	cmake -S . -B $(AARCH64_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-toolchain.cmake \
+	  -DJITGEN_AARCH64_SYSROOT=$(abspath $(AARCH64_BUILD))/sysroot
+
+aarch64: deps-aarch64 $(AARCH64_BUILD)/CMakeCache.txt
+	cmake --build $(AARCH64_BUILD) -j $(JOBS)
+
+# The AArch64 build's suite under qemu: every test that is not x86-64's own.
+test-aarch64: aarch64
+	cd $(AARCH64_BUILD) && ctest --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 # The libFuzzer targets (docs/testing.md, "Fuzzing"): clang-19 with ASan,
 # UBSan and libFuzzer, in a build of their own.
@@ -86,4 +105,4 @@ format:
 	clang-format -i $$(git ls-files '*.c' '*.h')
 
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(AARCH64_BUILD)

@@ -15,13 +15,15 @@
 #include "frontend/fatal.h"
 #include "internal.h"
 
+/* Decided by the build (CMakeLists.txt, option JITGEN_BASELINE): the code
+ * this backend generates is x86-64 System V, so a build for another
+ * processor has the backend's code but never uses it. */
+#if JITGEN_HAVE_BASELINE && !(defined(__x86_64__) && !defined(_WIN32))
+#error "JITGEN_HAVE_BASELINE: the baseline backend generates x86-64 System V code"
+#endif
 bool jg_baseline_available(void)
 {
-#if defined(__x86_64__) && !defined(_WIN32)
-    return true;
-#else
-    return false;
-#endif
+    return JITGEN_HAVE_BASELINE;
 }
 
 static double now_ms(void)

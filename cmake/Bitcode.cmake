@@ -20,6 +20,11 @@ set(JITGEN_BITCODE_FLAGS
   -fno-slp-vectorize
   -gline-tables-only -DJITGEN_ANALYSIS -D_GNU_SOURCE
   -I${CMAKE_SOURCE_DIR}/include -I${CMAKE_SOURCE_DIR})
+# A cross build's bitcode is the target's (its data layout, its headers):
+# the graphs describe the code that runs there.
+if(CMAKE_CROSSCOMPILING)
+  list(APPEND JITGEN_BITCODE_FLAGS --target=${CMAKE_C_COMPILER_TARGET} --sysroot=${CMAKE_SYSROOT})
+endif()
 
 function(jitgen_bitcode name)
   cmake_parse_arguments(BC "" "OUTPUT" "SOURCES;DEFINES" ${ARGN})

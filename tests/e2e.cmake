@@ -24,35 +24,40 @@ target_link_libraries(tlcgen PRIVATE tlcgen_generator)
 set_target_properties(tlcgen PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
 add_executable(tlcrec ${CMAKE_CURRENT_LIST_DIR}/gen/tlcrec.c)
 set_target_properties(tlcrec PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR})
+jitgen_command(tlcgen JITGEN_TLCGEN)
+jitgen_command(tlcrec JITGEN_TLCREC)
 
 file(GLOB TLC_E2E_CASES CONFIGURE_DEPENDS ${CMAKE_CURRENT_LIST_DIR}/cases/*.tlc)
 list(SORT TLC_E2E_CASES)
 
 foreach(engine IN LISTS JITGEN_ENGINES)
   add_test(NAME e2e_cases_${engine}
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> ${engine}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC} ${engine}
                    ${TLC_E2E_CASES})
 endforeach()
 
-add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/cli.sh $<TARGET_FILE:tlc>)
+add_test(NAME e2e_cli COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/cli.sh ${JITGEN_TLC})
+if(NOT JITGEN_BASELINE)
+  set_tests_properties(e2e_cli PROPERTIES ENVIRONMENT TLC_BASELINE=0)
+endif()
 
 add_test(NAME e2e_random
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                 $<TARGET_FILE:tlcgen> ${JITGEN_RANDOM_PROGRAMS} ${JITGEN_ENGINES})
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                 ${JITGEN_TLCGEN} ${JITGEN_RANDOM_PROGRAMS} ${JITGEN_ENGINES})
 
 # Recurrence loops (tests/gen/tlcrec.c) the partial evaluator unrolls, at
 # trip counts leaving after either half: all the engines agree.
 add_test(NAME e2e_recurrence
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                 $<TARGET_FILE:tlcrec> ${JITGEN_RECURRENCE_PROGRAMS} ${JITGEN_ENGINES})
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                 ${JITGEN_TLCREC} ${JITGEN_RECURRENCE_PROGRAMS} ${JITGEN_ENGINES})
 
 # Random programs that once broke an engine, each with its size and input:
 # seed 9177 (size 80, N = -10) made the partial evaluator bind a slot of a
 # virtual object that binding an earlier slot had materialized (pe/merge.c,
 # bind_params), a crash.
 add_test(NAME e2e_random_regressions
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                 $<TARGET_FILE:tlcgen> 1 ${JITGEN_ENGINES})
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                 ${JITGEN_TLCGEN} 1 ${JITGEN_ENGINES})
 set_tests_properties(e2e_random_regressions PROPERTIES ENVIRONMENT
                      "TLC_RANDOM_FIRST=9177;TLC_RANDOM_SIZE=80;TLC_RANDOM_INPUTS=-10")
 
@@ -69,27 +74,29 @@ if(jit IN_LIST JITGEN_ENGINES)
   list(SORT TLC_E2E_OPT_CASES)
   foreach(level O0 O1 O2 O3)
     add_test(NAME e2e_cases_jit_${level}
-             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC}
                      jit:${level} ${TLC_E2E_OPT_CASES})
   endforeach()
   # the ablation without virtual objects (--no-virtuals), partial evaluator
   # and JIT: same results, and loops that promote still close
   foreach(engine pe jit)
     add_test(NAME e2e_cases_${engine}_novirt
-             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc>
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC}
                      ${engine}+novirt ${TLC_E2E_OPT_CASES})
   endforeach()
   # the baseline tier handing every loop over to LLVM at its first back-edge
   # (docs/baseline.md, "Tiers")
-  add_test(NAME e2e_cases_jit_tier_up
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> jit@1
-                   ${TLC_E2E_OPT_CASES})
-  set_tests_properties(e2e_cases_jit_tier_up PROPERTIES ENVIRONMENT JITGEN_TIER_UP_NOW=1)
+  if(JITGEN_BASELINE)
+    add_test(NAME e2e_cases_jit_tier_up
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC} jit@1
+                     ${TLC_E2E_OPT_CASES})
+    set_tests_properties(e2e_cases_jit_tier_up PROPERTIES ENVIRONMENT JITGEN_TIER_UP_NOW=1)
+  endif()
   # random programs: the JIT at the other levels and without virtual objects
   # against the interpreter
   add_test(NAME e2e_random_jit_levels
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 10 interp jit:O0 jit:O1 jit:O2 jit:O3 pe+novirt
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                   ${JITGEN_TLCGEN} 10 interp jit:O0 jit:O1 jit:O2 jit:O3 pe+novirt
                    jit+novirt jit@3 pe@2)
   set_tests_properties(e2e_random_jit_levels PROPERTIES TIMEOUT 900)
   # programs of tlcgen's shapes (rings of objects of several classes, list and
@@ -100,9 +107,13 @@ if(jit IN_LIST JITGEN_ENGINES)
   # the start (--jit-threshold=0 --tier-up=0), LLVM from a hand-over at
   # threshold 10 (--tier-up=0) and at threshold 0; the .tlc only (e2e_random
   # compares it with the .tlcb)
+  set(TLC_SHAPE_ENGINES interp pe baseline jit@default jit@0~0 jit@10~0 jit)
+  if(NOT JITGEN_BASELINE)
+    list(REMOVE_ITEM TLC_SHAPE_ENGINES baseline)
+  endif()
   add_test(NAME e2e_random_shapes
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 15 interp pe baseline jit@default jit@0~0 jit@10~0 jit)
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                   ${JITGEN_TLCGEN} 15 ${TLC_SHAPE_ENGINES})
   set_tests_properties(e2e_random_shapes PROPERTIES TIMEOUT 900 ENVIRONMENT
                        "TLC_RANDOM_SHAPE=ring walk retype lateerr deep long;TLC_RANDOM_TLCB=0")
 endif()

@@ -21,7 +21,7 @@ endif()
 foreach(budget IN LISTS TLC_EXIT_BUDGETS)
   foreach(engine IN LISTS TLC_EXIT_ENGINES)
     add_test(NAME e2e_cases_${engine}_budget${budget}
-             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh $<TARGET_FILE:tlc> ${engine}
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC} ${engine}
                      ${TLC_EXIT_CASES})
     set_tests_properties(e2e_cases_${engine}_budget${budget} PROPERTIES ENVIRONMENT
                          JITGEN_PE_BUDGET=${budget})
@@ -29,10 +29,10 @@ foreach(budget IN LISTS TLC_EXIT_BUDGETS)
 endforeach()
 if(TLC_EXIT_ENGINES)
   add_test(NAME e2e_random_budget
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 20 interp ${TLC_EXIT_ENGINES})
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                   ${JITGEN_TLCGEN} 20 interp ${TLC_EXIT_ENGINES})
   set_tests_properties(e2e_random_budget PROPERTIES ENVIRONMENT JITGEN_PE_BUDGET=60 TIMEOUT 900)
   add_test(NAME e2e_exits
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/exits.sh $<TARGET_FILE:tlc>
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/exits.sh ${JITGEN_TLC}
                    ${CMAKE_CURRENT_LIST_DIR}/cases ${TLC_EXIT_ENGINES})
 endif()

@@ -12,8 +12,11 @@ if(JITGEN_SANITIZE)
 else()
   set(JITGEN_GENERAL_ENGINES "interp pe baseline default llvm llvm@10 jit0")
 endif()
+if(NOT JITGEN_BASELINE)
+  string(REPLACE "baseline " "" JITGEN_GENERAL_ENGINES "${JITGEN_GENERAL_ENGINES}")
+endif()
 add_test(NAME e2e_general
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh $<TARGET_FILE:tlc>)
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh ${JITGEN_TLC})
 set_tests_properties(e2e_general PROPERTIES TIMEOUT 900
                      ENVIRONMENT "GENERAL_ENGINES=${JITGEN_GENERAL_ENGINES}")
 

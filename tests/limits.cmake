@@ -12,9 +12,15 @@ if(JITGEN_SANITIZE)
 else()
   set(TLC_LIMIT_ENGINES interp graphs pe baseline jit@default jit jit~0 jit@10~0 jit@1)
 endif()
+if(NOT JITGEN_BASELINE)
+  list(REMOVE_ITEM TLC_LIMIT_ENGINES baseline)
+endif()
+if(CMAKE_CROSSCOMPILING) # under an emulator: the engines of JITGEN_ENGINES (tests/CMakeLists.txt)
+  list(REMOVE_ITEM TLC_LIMIT_ENGINES graphs)
+endif()
 add_test(NAME e2e_recursion_limit
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/recursion_limit.sh $<TARGET_FILE:tlc>
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/recursion_limit.sh ${JITGEN_TLC}
                  ${TLC_LIMIT_ENGINES})
 add_test(NAME e2e_memory_limits
-         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/memory_limits.sh $<TARGET_FILE:tlc>
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/memory_limits.sh ${JITGEN_TLC}
                  ${TLC_LIMIT_ENGINES})

@@ -22,8 +22,8 @@ foreach(spec 65:40:retype:-8 9:40:long:-1 2:40:long:-8 169:40:retype:-9)
   list(GET parts 2 shape)
   list(GET parts 3 input)
   add_test(NAME e2e_random_regression_${shape}_${seed}
-           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh $<TARGET_FILE:tlc>
-                   $<TARGET_FILE:tlcgen> 1 ${TLC_REGRESSION_ENGINES})
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                   ${JITGEN_TLCGEN} 1 ${TLC_REGRESSION_ENGINES})
   set_tests_properties(e2e_random_regression_${shape}_${seed} PROPERTIES ENVIRONMENT
                        "TLC_RANDOM_FIRST=${seed};TLC_RANDOM_SIZE=${size};TLC_RANDOM_SHAPE=${shape};TLC_RANDOM_INPUTS=${input}")
 endforeach()

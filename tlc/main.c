@@ -415,6 +415,13 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
         const TlcEngine *e = find_engine(a + 9);
         if (!e)
             return bad_option(usage, cmd, "unknown engine '%s'", a + 9);
+        /* a build for another processor than x86-64 has no baseline tier
+           (CMakeLists.txt, JITGEN_BASELINE) */
+        if (!JITGEN_HAVE_BASELINE && e->driver_engine == JG_ENGINE_BASELINE)
+            return bad_option(usage, cmd,
+                              "engine '%s': the baseline tier generates x86-64 code only, "
+                              "and this build is not for x86-64",
+                              e->name);
         o->engine = e;
     } else if (strcmp(a, "--stats") == 0) {
         o->stats = true;

@@ -2,12 +2,17 @@
 #   pass / fail MESSAGE     count a check (fail prints MESSAGE and, when the
 #                           check ran tlc, the start of ./out and ./err)
 #   t DESC STATUS ARGS...   runs `$tlc ARGS` (stdout in ./out, stderr in
-#                           ./err, at most $t_timeout seconds, default 60)
+#                           ./err, at most $t_timeout seconds, default 60,
+#                           times TLC_TIMEOUT_SCALE: below)
 #                           and checks its exit status
 #   expect DESC COMMAND...  passes when COMMAND succeeds
 #   finish                  prints the counts; its status is 0 iff none failed
 passed=0
 failed=0
+# TLC_TIMEOUT_SCALE (default 1) multiplies every time limit of the scripts:
+# a build run under an emulator (the AArch64 cross build under qemu,
+# tests/CMakeLists.txt) is several times slower.
+timeout_scale=${TLC_TIMEOUT_SCALE:-1}
 
 pass() {
     passed=$((passed + 1))
@@ -25,7 +30,7 @@ fail() {
 t() {
     local desc=$1 want=$2 st
     shift 2
-    timeout "${t_timeout:-60}" "$tlc" "$@" >out 2>err
+    timeout "$((${t_timeout:-60} * timeout_scale))" "$tlc" "$@" >out 2>err
     st=$?
     if [ "$st" = "$want" ]; then
         pass

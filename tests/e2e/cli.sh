@@ -9,7 +9,8 @@
 # Exit statuses expected (docs/cli.md): 0 success, 1 run-time error, 2 bad
 # command line, 65 invalid input file, 66 input file cannot be opened,
 # 73 output file cannot be written. Never a crash (status >= 128) or a hang.
-# Environment: TLC_CLI_MUTANTS (default 300), TLC_CLI_SEED (default 12345).
+# Environment: TLC_CLI_MUTANTS (default 300), TLC_CLI_SEED (default 12345),
+# TLC_BASELINE (default 1; 0 for a build without the baseline tier).
 # Ends with "N passed, M failed"; exit status 0 iff every check passed.
 set -u
 
@@ -23,6 +24,9 @@ if [ ! -x "$tlc" ]; then
     exit 2
 fi
 mutants=${TLC_CLI_MUTANTS:-300}
+# TLC_BASELINE=0: the build has no baseline tier (not for x86-64,
+# CMakeLists.txt JITGEN_BASELINE)
+has_baseline=${TLC_BASELINE:-1}
 seed=${TLC_CLI_SEED:-12345}
 
 t_timeout=10
@@ -149,24 +153,42 @@ JITGEN_BACKEND=$nobackend t "no backend: jit, never hot" 0 run sample.tlc &&
     expect_out "no backend: jit, never hot" "$sample_out"
 JITGEN_BACKEND=$nobackend t "no backend: jit from the start" 70 run --jit-threshold=0 sample.tlc
 expect "no backend: the message names the library" grep -q "cannot open the LLVM backend: $nobackend" err
-JITGEN_BACKEND=$nobackend t "no backend: jit, hot, baseline code only" 0 run --jit-threshold=1 \
-    sample.tlc && expect_out "no backend: jit, hot, baseline code only" "$sample_out"
+if [ "$has_baseline" = 1 ]; then
+    JITGEN_BACKEND=$nobackend t "no backend: jit, hot, baseline code only" 0 run --jit-threshold=1 \
+        sample.tlc && expect_out "no backend: jit, hot, baseline code only" "$sample_out"
+else
+    # no baseline tier in the build: hot code goes to LLVM
+    JITGEN_BACKEND=$nobackend t "no backend: jit, hot, no baseline in the build" 70 run \
+        --jit-threshold=1 sample.tlc
+    expect "no backend: jit, hot, no baseline in the build: the message" \
+        grep -q "LLVM could not start: cannot open the LLVM backend" err
+fi
 JITGEN_BACKEND=$nobackend t "no backend: jit, hot, no baseline tier" 70 run --jit-threshold=1 \
     --tier-up=0 sample.tlc
 expect "no backend: jit, hot: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
 JITGEN_BACKEND=$nobackend JITGEN_TIER_UP_NOW=1 t "no backend: jit, tier-up" 70 run \
     --jit-threshold=1 sample.tlc
 expect "no backend: jit, tier-up: the message" grep -q "LLVM could not start: cannot open the LLVM backend" err
-JITGEN_BACKEND=$nobackend t "no backend: baseline" 0 run --engine=baseline sample.tlc &&
-    expect_out "no backend: baseline" "$sample_out"
-# the baseline tier's machine code, disassembled without LLVM: every method
-# compiled, each instruction decoded (no `.byte`), ending with its epilogue
-JITGEN_BACKEND=$nobackend t "no backend: baseline --dump=asm" 0 run --engine=baseline \
-    --dump=asm sample.tlc && expect_out "baseline --dump=asm" "$sample_out"
-expect "baseline --dump=asm: a method" grep -q "^; ---- baseline asm: .*, method 0 (blocks 0\.\." err
-expect "baseline --dump=asm: the prologue" grep -q "push rbp$" err
-expect "baseline --dump=asm: the epilogue" grep -q "ret$" err
-expect "baseline --dump=asm: every byte decoded" bash -c '! grep -q "\.byte" err'
+if [ "$has_baseline" = 1 ]; then
+    JITGEN_BACKEND=$nobackend t "no backend: baseline" 0 run --engine=baseline sample.tlc &&
+        expect_out "no backend: baseline" "$sample_out"
+    # the baseline tier's machine code, disassembled without LLVM: every method
+    # compiled, each instruction decoded (no `.byte`), ending with its epilogue
+    JITGEN_BACKEND=$nobackend t "no backend: baseline --dump=asm" 0 run --engine=baseline \
+        --dump=asm sample.tlc && expect_out "baseline --dump=asm" "$sample_out"
+    expect "baseline --dump=asm: a method" grep -q "^; ---- baseline asm: .*, method 0 (blocks 0\.\." err
+    expect "baseline --dump=asm: the prologue" grep -q "push rbp$" err
+    expect "baseline --dump=asm: the epilogue" grep -q "ret$" err
+    expect "baseline --dump=asm: every byte decoded" bash -c '! grep -q "\.byte" err'
+else
+    # a build without the baseline tier refuses the engine as a bad command line
+    for cmd in run bench; do
+        t "$cmd --engine=baseline: not in the build" 2 $cmd --engine=baseline sample.tlc 1
+        expect "$cmd --engine=baseline: the message" grep -q \
+            "^tlc: $cmd: engine 'baseline': the baseline tier generates x86-64 code only, and this build is not for x86-64$" err
+        expect "$cmd --engine=baseline: nothing on stdout" test ! -s out
+    done
+fi
 JITGEN_BACKEND=$tlc t "backend: not a library" 70 run --jit-threshold=0 sample.tlc
 expect_err_nonempty "backend: not a library"
 t "asm: unknown option" 2 asm --bogus sample.tlc
@@ -275,9 +297,9 @@ check_bad_file "an empty file" empty.tlcb
 trunc_fail=0
 for ((len = 0; len < size; len++)); do
     head -c "$len" sample.tlcb >trunc.tlcb
-    timeout 10 "$tlc" run trunc.tlcb >out 2>err
+    timeout "$((10 * timeout_scale))" "$tlc" run trunc.tlcb >out 2>err
     st=$?
-    timeout 10 "$tlc" dis trunc.tlcb >/dev/null 2>&1
+    timeout "$((10 * timeout_scale))" "$tlc" dis trunc.tlcb >/dev/null 2>&1
     st_dis=$?
     if [ "$st" != 65 ] || [ "$st_dis" != 65 ] || [ ! -s err ]; then
         fail "truncated to $len of $size bytes: run exited $st, dis $st_dis (expected 65 with a message)"
@@ -353,9 +375,9 @@ for ((m = 1; m <= mutants; m++)); do
         what="$what @$pos=$val"
     done
     ((m % 2)) || reseal mut.tlcb
-    timeout 5 "$tlc" run mut.tlcb 7 >out 2>err
+    timeout "$((5 * timeout_scale))" "$tlc" run mut.tlcb 7 >out 2>err
     st=$?
-    timeout 5 "$tlc" dis mut.tlcb >/dev/null 2>dis_err
+    timeout "$((5 * timeout_scale))" "$tlc" dis mut.tlcb >/dev/null 2>dis_err
     st_dis=$?
     desc="mutant $m (seed $seed:$what)"
     case "$st" in

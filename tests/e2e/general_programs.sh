@@ -41,7 +41,8 @@ if [ ! -x "$tlc" ]; then
     exit 2
 fi
 suite=$(cd "$(dirname "$0")/../../bench/general" && pwd)
-timeout_s=${GENERAL_TIMEOUT:-60}
+# TLC_TIMEOUT_SCALE: tests/e2e/checks.sh
+timeout_s=$((${GENERAL_TIMEOUT:-60} * ${TLC_TIMEOUT_SCALE:-1}))
 all_settings="interp pe baseline default llvm llvm@10 jit0"
 read -r -a settings <<<"${GENERAL_ENGINES:-$all_settings}"
 

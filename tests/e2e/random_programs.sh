@@ -36,7 +36,8 @@ engines=("$@")
 source "$(dirname "$0")/engine_args.sh"
 first=${TLC_RANDOM_FIRST:-1}
 size=${TLC_RANDOM_SIZE:-40}
-timeout_s=${TLC_RANDOM_TIMEOUT:-20}
+# TLC_TIMEOUT_SCALE: tests/e2e/checks.sh
+timeout_s=$((${TLC_RANDOM_TIMEOUT:-20} * ${TLC_TIMEOUT_SCALE:-1}))
 keep=${TLC_RANDOM_KEEP:-}
 shapes=${TLC_RANDOM_SHAPE:-}
 run_tlcb=${TLC_RANDOM_TLCB:-1}

@@ -26,7 +26,8 @@ shift 2
 # virtual objects (tests/e2e/engine_args.sh)
 source "$(dirname "$0")/engine_args.sh"
 engine_args_for "$engine"
-timeout_s=${TLC_CASE_TIMEOUT:-30}
+# TLC_TIMEOUT_SCALE: tests/e2e/checks.sh
+timeout_s=$((${TLC_CASE_TIMEOUT:-30} * ${TLC_TIMEOUT_SCALE:-1}))
 verbose=${TLC_CASES_VERBOSE:-0}
 
 if [ ! -x "$tlc" ]; then

@@ -1510,9 +1510,11 @@ static JgGraph *countdown_fib_graph(void)
     return g;
 }
 
-/* LLVM unrolls that loop (more than four `add i64` in the optimized IR: the
- * loop's one, the count's, and copies), and the results stay the
- * evaluator's for counts around every multiple of the unroll factor. */
+/* LLVM unrolls that loop on x86-64 (more than four `add i64` in the
+ * optimized IR: the loop's one, the count's, and copies), and the results
+ * stay the evaluator's for counts around every multiple of the unroll
+ * factor. Whether to unroll is the target's choice: AArch64's cost model
+ * keeps this loop rolled, and there only the results are checked. */
 static void test_unguarded_loop_unrolled(void **state)
 {
     (void)state;
@@ -1532,8 +1534,12 @@ static void test_unguarded_loop_unrolled(void **state)
     int adds = 0;
     for (const char *p = strstr(text, "add i64"); p; p = strstr(p + 1, "add i64"))
         adds++;
+#if defined(__x86_64__)
     if (adds <= 4)
         fail_msg("the loop is not unrolled (%d adds):\n%s", adds, text);
+#else
+    assert_true(adds >= 1);
+#endif
     free(text);
 }
 
