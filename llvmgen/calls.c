@@ -113,10 +113,14 @@ static LLVMValueRef direct_call(LgMethod *m, const JgOp *op, LLVMValueRef entry)
             return NULL;
         types[i] = lg_type(llvm, jg_value_type(m->g, a));
     }
-    JgType rt = op->type == JG_VOID ? JG_I64 : (JgType)op->type;
-    LLVMTypeRef fty = LLVMFunctionType(lg_type(llvm, rt), types, n, 0);
+    if (op->type == JG_VOID) { /* a portal without a result: its graphs return nothing */
+        LLVMTypeRef fty = LLVMFunctionType(LLVMVoidTypeInContext(llvm->ctx), types, n, 0);
+        LLVMBuildCall2(m->b, fty, entry, args, n, "");
+        return LLVMConstInt(llvm->t_i64, 0, 0);
+    }
+    LLVMTypeRef fty = LLVMFunctionType(lg_type(llvm, (JgType)op->type), types, n, 0);
     LLVMValueRef r = LLVMBuildCall2(m->b, fty, entry, args, n, "direct");
-    return lg_to_slot(m, r, rt);
+    return lg_to_slot(m, r, (JgType)op->type);
 }
 
 /* A portal call: through the host, or, where the host bound the site to

@@ -741,6 +741,30 @@ static void test_portal_call_direct(void **state)
     assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){10, 3}), 8);
     assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){5, 9}), (uint64_t)-3);
     assert_int_equal(log.calls, 1);
+
+    /* a portal without a result: the callee stores a - b through a pointer */
+    JgGraph *vportal = jg_graph_new(&arena, "vportal", JG_VOID, 3, (JgType[]){JG_PTR, JG_I64, JG_I64});
+    vportal->flags |= JG_FLAG_PORTAL;
+    JgGraph *vcallee = residual("vcallee", JG_VOID, 2, (JgType[]){JG_PTR, JG_I64});
+    jg_emit(vcallee, 0, JG_OP_STORE, JG_VOID, 2,
+            (JgVal[]){P(vcallee, 0, 0), op2(vcallee, 0, JG_OP_SUB, JG_I64, P(vcallee, 0, 1),
+                                             jg_const(vcallee, JG_I64, 1))});
+    jg_set_return(vcallee, 0, 0);
+    compile(l, vcallee);
+    JgGraph *v = residual("calls_void", JG_I64, 1, (JgType[]){JG_PTR});
+    jg_emit(v, 0, JG_OP_CALL, JG_VOID, 4,
+            (JgVal[]){jg_const_symbol(v, FN(portal_call), "vportal"), P(v, 0, 0),
+                      jg_const(v, JG_I64, 7), jg_const(v, JG_I64, 50)});
+    jg_last_op(v, 0)->callee = vportal;
+    jg_set_return(v, 0, op1(v, 0, JG_OP_LOAD, JG_I64, P(v, 0, 0)));
+    compile(l, v);
+    int64_t cell = 0;
+    jg_llvm_call(l, v, (uint64_t[]){addr(&cell)}); /* through the host: nothing stored */
+    assert_int_equal(log.calls, 2);
+    log.site->direct = jg_llvm_entry(l, vcallee);
+    assert_int_equal(jg_llvm_call(l, v, (uint64_t[]){addr(&cell)}), 49);
+    assert_int_equal(cell, 49);
+    assert_int_equal(log.calls, 2);
     jg_llvm_free(l);
 }
 
