@@ -66,6 +66,9 @@ typedef struct Codegen {
     bool *scaled;       /* per value: a shift by 1..3 that only the next op, an
                            add, reads: no code, the add is an lea (homes.c) */
     bool *folded;       /* per value: a subtraction a comparison absorbs (BlFold) */
+    bool *addressed;    /* per value: a pointer addition of a constant that only
+                           the next op, a load or store, reads as its address:
+                           no code, the constant is its displacement (homes.c) */
     BlFold *fold;       /* per local block: its fused comparison's fold (x: 0, none) */
     const BlFold *wrap; /* the fold whose wrap-around the next two_way checks */
     bool wrap_yes_is_d; /* ... its yes side being where the disjunction holds */
@@ -122,6 +125,15 @@ static inline bool bl_memset_inline(const JgGraph *g, const JgOp *op)
            jg_value(g, op->args[2])->bits <= BL_INLINE_MEMSET;
 }
 
+/* A signed division or remainder of integers wider than a bool: inline
+ * (method.c, lower_divide), a shift sequence for a power-of-two divisor,
+ * else idiv guarded against the divisors that trap. */
+static inline bool bl_divide_inline(const JgOp *op)
+{
+    return (op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) && op->nargs == 2 &&
+           op->type >= JG_I8 && op->type <= JG_I64;
+}
+
 /* Whether the lowering of `op` calls out of the method (clobbering the
  * caller-saved registers): what method.c does not inline. */
 static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
@@ -133,6 +145,9 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
         return !bl_shift_inline(g, op);
     case JG_OP_MEMSET:
         return !bl_memset_inline(g, op);
+    case JG_OP_SDIV:
+    case JG_OP_SREM:
+        return !bl_divide_inline(op);
     case JG_OP_ADD:
     case JG_OP_SUB:
     case JG_OP_MUL:
@@ -167,7 +182,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
 static inline bool bl_no_code(const Codegen *c, const JgOp *op)
 {
     return op->result && (c->alias[op->result] != op->result || c->dead[op->result] ||
-                          c->scaled[op->result] || c->folded[op->result]);
+                          c->scaled[op->result] || c->folded[op->result] ||
+                          c->addressed[op->result]);
 }
 
 /* Aliases, homes and registers of every value the method defines, the

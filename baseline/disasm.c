@@ -129,6 +129,8 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
     unsigned bits = op_bits(&d);
     if (op == 0x90 && !rep && !d.rex) {
         snprintf(text, size, "nop");
+    } else if (op == 0x99 && !rep) {
+        snprintf(text, size, d.w ? "cqo" : "cdq");
     } else if (rep && op == 0xaa) {
         snprintf(text, size, "rep stosb");
     } else if (rep) {
@@ -179,6 +181,8 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
         modrm(&d, op == 0xff ? 64 : bits, &reg, rm, sizeof rm);
         if (op == 0xf7 && (reg & 7) == 3)
             snprintf(text, size, "neg %s", rm);
+        else if (op == 0xf7 && (reg & 7) == 7)
+            snprintf(text, size, "idiv %s", rm);
         else if (op == 0xff && (reg & 7) == 2)
             snprintf(text, size, "call %s", rm);
         else

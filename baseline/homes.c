@@ -796,6 +796,32 @@ static void find_scaled(Codegen *c, const uint32_t *reads)
     }
 }
 
+/* Pointer additions of a constant that fits a displacement, whose result
+ * only the next operation reads, as the address of a load or a store: the
+ * access becomes [base + constant] (method.c, address), one instruction
+ * where an lea and a move would come first (an interpreter reads fields
+ * at constant offsets everywhere). As for find_scaled, the base is live
+ * until the addition, just before the access: its home holds it there. */
+static void find_addressed(Codegen *c, const uint32_t *reads)
+{
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &c->g->blocks.items[b];
+        for (uint32_t i = 0; i + 1 < bk->ops.count; i++) {
+            const JgOp *add = &bk->ops.items[i], *use = &bk->ops.items[i + 1];
+            JgVal r = add->result;
+            if (add->opcode != JG_OP_PTRADD || add->nargs != 2 || bl_no_code(c, add) ||
+                reads[r] != 1 || !jg_is_const(c->g, add->args[1]) ||
+                (use->opcode != JG_OP_LOAD && use->opcode != JG_OP_STORE) || bl_no_code(c, use) ||
+                bl_resolve(c, use->args[0]) != r)
+                continue;
+            const JgValueInfo *k = jg_value(c->g, add->args[1]);
+            int64_t offset = jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+            if (offset >= INT32_MIN && offset <= INT32_MAX)
+                c->addressed[r] = true;
+        }
+    }
+}
+
 /* Comparisons that become the flags of a branch (method.c): a block ending
  * with a branch on its last op with code, an ICMP that nothing else reads,
  * or with that ICMP and a goto into a branch on it (fuse_through). */
@@ -817,6 +843,7 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds, const u
         c->fused[b - c->lo] = fuse_through(c, preds, reads, bk, b, i);
     }
     find_scaled(c, reads);
+    find_addressed(c, reads);
 }
 
 /* The fold of block b's fused comparison `cmp` (BlFold), when its first

@@ -110,6 +110,23 @@ static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
     return scratch;
 }
 
+/* The base register (its home, or rcx loaded) and displacement of a load's
+ * or a store's address v: [base + constant] for a pointer addition folded
+ * into the access (homes.c, find_addressed), else [v]. */
+static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
+{
+    v = bl_resolve(c, v);
+    *disp = 0;
+    if (v && c->addressed[v]) {
+        const JgValueInfo *info = jg_value(c->g, v);
+        const JgOp *add = &c->g->blocks.items[info->block].ops.items[info->index];
+        const JgValueInfo *k = jg_value(c->g, add->args[1]);
+        *disp = (int32_t)jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+        v = add->args[0];
+    }
+    return operand(c, v, X64_RCX);
+}
+
 /* Where an operation computes `result`: its home register, so that
  * store_result moves nothing, or rax when it lives in a slot. */
 static X64Reg result_reg(const Codegen *c, JgVal result)
@@ -374,6 +391,70 @@ static void lower_shift_const(Codegen *c, const JgOp *op)
     store_result(c, op->result, d);
 }
 
+/* log2 of a constant divisor that is a power of two from 2 to 2^30 (its
+ * sign-extended value), else 0. */
+static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
+{
+    v = bl_resolve(c, v);
+    if (!v || !jg_is_const(c->g, v))
+        return 0;
+    int64_t d = jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, v)->bits));
+    if (d < 2 || d > (INT64_C(1) << 30) || (d & (d - 1)))
+        return 0;
+    unsigned k = 0;
+    while ((INT64_C(1) << k) != d)
+        k++;
+    return k;
+}
+
+/* sdiv/srem on operands sign-extended to 64 bits, with the evaluator's
+ * results where idiv would trap (frontend/arith.h, signed_divide): divisor
+ * 0 gives 0, divisor -1 gives -x and 0; both are x * divisor for the
+ * quotient. A power-of-two divisor 2^k rounds towards zero by adding
+ * 2^k - 1 to a negative dividend, then shifts (no idiv). The result is rax
+ * or rdx, both scratch. */
+static void lower_divide(Codegen *c, const JgOp *op)
+{
+    bool rem = op->opcode == JG_OP_SREM;
+    JgType t = (JgType)op->type;
+    unsigned k = power_of_two_divisor(c, op->args[1], t);
+    X64Reg result = rem ? X64_RDX : X64_RAX;
+    load_value(c, X64_RAX, op->args[0]);
+    sign_extend(c, X64_RAX, t);
+    if (k) {
+        x64_mov_rr(&c->buf, X64_RDX, X64_RAX);
+        x64_sar_ri(&c->buf, X64_RDX, 63);
+        x64_shr_ri(&c->buf, X64_RDX, (uint8_t)(64 - k));
+        x64_alu_rr(&c->buf, X64_ADD, X64_RDX, X64_RAX); /* x + (x < 0 ? 2^k - 1 : 0) */
+        if (rem) {
+            x64_alu_ri(&c->buf, X64_AND, X64_RDX, -(INT32_C(1) << k));
+            x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RDX);
+            result = X64_RAX;
+        } else {
+            x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
+            result = X64_RDX;
+        }
+    } else {
+        load_value(c, X64_RCX, op->args[1]);
+        sign_extend(c, X64_RCX, t);
+        uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
+        x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
+        x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
+        x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
+        if (rem)
+            x64_mov_ri(&c->buf, X64_RDX, 0);
+        else
+            x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
+        x64_jmp(&c->buf, done);
+        x64_place(&c->buf, divide);
+        x64_cqo(&c->buf);
+        x64_idiv(&c->buf, X64_RCX);
+        x64_place(&c->buf, done);
+    }
+    normalize(c, result, t);
+    store_result(c, op->result, result);
+}
+
 /* memset(dst, byte, n) with byte and n constant (bl_memset_inline): the
  * byte repeated in rax, stored 8, 4, 2, 1 bytes at a time. */
 static void lower_memset_inline(Codegen *c, const JgOp *op)
@@ -423,6 +504,22 @@ static bool simple_call(const Codegen *c, const JgOp *op)
         if (t == JG_F32 || t == JG_F64)
             return false;
     }
+    return true;
+}
+
+/* Whether a simple call's arguments can go straight to their registers
+ * regs[i] in order, then the function to r11: no register written before
+ * a later operand is read is that operand's home. Else they are staged
+ * through the stack first. */
+static bool args_in_order(const Codegen *c, const JgOp *op, const X64Reg *regs)
+{
+    uint32_t n = op->nargs - 1;
+    for (uint32_t i = 0; i < n; i++)
+        for (uint32_t j = i + 1; j <= n; j++) { /* j = n: the function, op->args[0] */
+            JgVal later = j < n ? op->args[j + 1] : op->args[0];
+            if (reg_of(c, later) == regs[i])
+                return false;
+        }
     return true;
 }
 
@@ -498,20 +595,26 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
         }
         if (simple_call(c, op)) {
             static const X64Reg regs[6] = {X64_RDI, X64_RSI, X64_RDX, X64_RCX, X64_R8, X64_R9};
-            for (uint32_t i = 0; i < n; i++)
+            bool staged = !args_in_order(c, op, regs);
+            for (uint32_t i = 0; staged && i < n; i++)
                 stage(c, i, op->args[i + 1]);
-            if (!constant)
+            if (staged && !constant)
                 stage(c, n, f);
             for (uint32_t i = 0; i < n; i++) {
                 JgType t = jg_value_type(c->g, op->args[i + 1]);
-                unstage(c, regs[i], i);
+                if (staged)
+                    unstage(c, regs[i], i);
+                else
+                    load_value(c, regs[i], op->args[i + 1]);
                 if (t == JG_I8 || t == JG_I16) /* C's promotion, as the LLVM backend passes them */
                     sign_extend(c, regs[i], t);
             }
             if (constant)
                 x64_mov_ri(&c->buf, X64_R11, addr);
-            else
+            else if (staged)
                 unstage(c, X64_R11, n);
+            else
+                load_value(c, X64_R11, f);
             x64_call_reg(&c->buf, X64_R11);
         } else {
             BlCallDesc *d = calloc(1, sizeof *d + sizeof(JgType) * (n ? n : 1));
@@ -595,17 +698,22 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         normalize(c, X64_RAX, (JgType)op->type);
         store_result(c, op->result, X64_RAX);
         return;
-    case JG_OP_LOAD:
-        load_value(c, X64_RCX, op->args[0]);
-        x64_load(&c->buf, type_size((JgType)op->type), X64_RAX, X64_RCX, 0);
-        normalize(c, X64_RAX, (JgType)op->type);
-        store_result(c, op->result, X64_RAX);
+    case JG_OP_LOAD: {
+        int32_t disp;
+        X64Reg base = address(c, op->args[0], &disp);
+        X64Reg d = result_reg(c, op->result);
+        x64_load(&c->buf, type_size((JgType)op->type), d, base, disp);
+        normalize(c, d, (JgType)op->type);
+        store_result(c, op->result, d);
         return;
-    case JG_OP_STORE:
-        load_value(c, X64_RCX, op->args[0]);
-        load_value(c, X64_RAX, op->args[1]);
-        x64_store(&c->buf, type_size(jg_value_type(c->g, op->args[1])), X64_RCX, 0, X64_RAX);
+    }
+    case JG_OP_STORE: {
+        int32_t disp;
+        X64Reg base = address(c, op->args[0], &disp);
+        X64Reg src = operand(c, op->args[1], X64_RAX);
+        x64_store(&c->buf, type_size(jg_value_type(c->g, op->args[1])), base, disp, src);
         return;
+    }
     case JG_OP_ALLOCA:
         lower_alloca(c, op);
         return;
@@ -636,6 +744,13 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         store_result(c, op->result, X64_RAX);
         return;
     case JG_OP_MERGE_POINT:
+        return;
+    case JG_OP_SDIV:
+    case JG_OP_SREM:
+        if (bl_divide_inline(op))
+            lower_divide(c, op);
+        else
+            arith_call(c, op);
         return;
     case JG_OP_SHL:
     case JG_OP_LSHR:
@@ -1123,6 +1238,18 @@ static void branch_through(Codegen *c, const JgLink *l, const JgOp *cmp, const B
     c->current = current;
 }
 
+/* Flags of reg (a normalized value) compared with the constant k: an
+ * immediate when sign-extending 32 bits gives k, else through rcx. */
+static void compare_with(Codegen *c, X64Reg reg, uint64_t k)
+{
+    if ((uint64_t)(int64_t)(int32_t)k == k) {
+        x64_alu_ri(&c->buf, X64_CMP, reg, (int32_t)k);
+        return;
+    }
+    x64_mov_ri(&c->buf, X64_RCX, k);
+    x64_alu_rr(&c->buf, X64_CMP, reg, X64_RCX);
+}
+
 /* A flexswitch's cases whose blocks are in this method (a consolidated
  * graph, runtime.c), compared in turn and followed like a goto: no trip
  * through the dispatcher. The first MAX_INLINE_CASES only: a megamorphic
@@ -1132,8 +1259,10 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
 {
     JgType vt = jg_value_type(c->g, fs->value);
     uint32_t n = fs->ncases < t->nlinks - 1 ? fs->ncases : t->nlinks - 1;
-    /* the value in rax once: a case's code is entered only where it matches */
+    /* the value in its register or rax once: a case's code is entered only
+       where it matches */
     bool loaded = false;
+    X64Reg v = X64_RAX;
     for (uint32_t i = 0, inlined = 0; i < n && inlined < MAX_INLINE_CASES && !c->failed; i++) {
         const JgLink *l = &t->links[i + 1];
         if (!internal_link(c, l))
@@ -1141,10 +1270,9 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
         inlined++;
         uint32_t next = x64_label(&c->buf);
         if (!loaded)
-            load_value(c, X64_RAX, fs->value);
+            v = operand(c, fs->value, X64_RAX);
         loaded = true;
-        x64_mov_ri(&c->buf, X64_RCX, jg_truncate_bits(vt, fs->values[i]));
-        x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
+        compare_with(c, v, jg_truncate_bits(vt, fs->values[i]));
         x64_jcc(&c->buf, X64_NE, next);
         /* counted: a crossing of methods before the consolidation, and in
          * LLVM's code, which the tier-up weighs (driver/tier_policy.h) */
@@ -1198,11 +1326,10 @@ static void lower_terminator(Codegen *c, uint32_t block)
         JgType vt = jg_value_type(c->g, t->value);
         uint32_t n = t->nlinks - 1;
         uint32_t cases[n + 1]; /* their labels */
-        load_value(c, X64_RAX, t->value);
+        X64Reg v = operand(c, t->value, X64_RAX);
         for (uint32_t i = 0; i < n; i++) {
             cases[i] = x64_label(&c->buf);
-            x64_mov_ri(&c->buf, X64_RCX, jg_truncate_bits(vt, (uint64_t)t->cases[i]));
-            x64_alu_rr(&c->buf, X64_CMP, X64_RAX, X64_RCX);
+            compare_with(c, v, jg_truncate_bits(vt, (uint64_t)t->cases[i]));
             x64_jcc(&c->buf, X64_E, cases[i]);
         }
         emit_link(c, &t->links[0]);
@@ -1419,11 +1546,12 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     c.dead = calloc(g->values.count, sizeof *c.dead);
     c.scaled = calloc(g->values.count, sizeof *c.scaled);
     c.folded = calloc(g->values.count, sizeof *c.folded);
+    c.addressed = calloc(g->values.count, sizeof *c.addressed);
     c.fold = calloc(hi - lo, sizeof *c.fold);
     c.reached = calloc(hi - lo, sizeof *c.reached);
     c.last = calloc(hi - lo, sizeof *c.last);
     bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead &&
-              c.scaled && c.folded && c.fold && c.reached && c.last;
+              c.scaled && c.folded && c.addressed && c.fold && c.reached && c.last;
     if (c.reg)
         memset(c.reg, NO_REG, g->values.count);
     if (!ok)
@@ -1484,6 +1612,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     free(c.dead);
     free(c.scaled);
     free(c.folded);
+    free(c.addressed);
     free(c.fold);
     free(c.reached);
     free(c.last);

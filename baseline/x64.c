@@ -356,6 +356,19 @@ void x64_neg(X64Buf *b, X64Reg dst)
     modrm_rr(b, 3, dst);
 }
 
+void x64_cqo(X64Buf *b)
+{
+    x64_byte(b, 0x48);
+    x64_byte(b, 0x99);
+}
+
+void x64_idiv(X64Buf *b, X64Reg src)
+{
+    rex(b, true, 0, src, false);
+    x64_byte(b, 0xf7);
+    modrm_rr(b, 7, src);
+}
+
 void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst)
 {
     rex(b, false, 0, dst, dst >= X64_RSP);

@@ -122,6 +122,10 @@ void x64_zext(X64Buf *b, X64Reg dst, unsigned size);
 void x64_sext(X64Buf *b, X64Reg dst, unsigned size);
 /* dst = -dst */
 void x64_neg(X64Buf *b, X64Reg dst);
+/* rdx = the sign of rax (cqo), then rax, rdx = rdx:rax / src, remainder
+ * (idiv, signed, 64-bit; traps on 0 and on INT64_MIN / -1) */
+void x64_cqo(X64Buf *b);
+void x64_idiv(X64Buf *b, X64Reg src);
 /* dst = cond ? 1 : 0 (the whole register) */
 void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst);
 /* if cond: dst = src (64 bits) */

@@ -184,11 +184,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             NEED(2);
             TlcObject *a = POP();
             TlcObject *b = POP();
-            int c = tlc_type_of(b)->ops->compare(b, a, op, at);
-            bool holds = op == TLC_OP_LT   ? c < 0
-                         : op == TLC_OP_LE ? c <= 0
-                         : op == TLC_OP_GT ? c > 0
-                                           : c >= 0;
+            bool holds = tlc_type_of(b)->ops->compare(b, a, op, at);
             PUSH(tlc_int_new(holds, tlc_site(op, at)));
             break;
         }

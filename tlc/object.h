@@ -57,8 +57,8 @@ struct TlcOps {
     TlcObject *(*div)(TlcObject *b, TlcObject *a, int op, int64_t pc);
     /* b == a in the sense of EQ */
     bool (*eq)(TlcObject *b, TlcObject *a);
-    /* ordering for LT..GE: returns -1, 0, 1; both must be integers */
-    int (*compare)(TlcObject *b, TlcObject *a, int op, int64_t pc);
+    /* b OP a for OP one of LT..GE; both must be integers */
+    bool (*compare)(TlcObject *b, TlcObject *a, int op, int64_t pc);
     TlcObject *(*car)(TlcObject *self, int op, int64_t pc);
     TlcObject *(*cdr)(TlcObject *self, int op, int64_t pc);
 };

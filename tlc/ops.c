@@ -8,6 +8,7 @@
 #include "ops.h"
 #include "errors.h"
 #include "object.h"
+#include "opcodes.h"
 #include "values.h"
 
 int64_t tlc_int_value(TlcObject *o)
@@ -48,7 +49,7 @@ TlcObject *tlc_no_arith(TlcObject *b, TlcObject *a, int op, int64_t pc)
     tlc_raise_operands(op, pc, b, a);
 }
 
-int tlc_no_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
+bool tlc_no_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
 {
     tlc_raise_operands(op, pc, b, a);
 }
@@ -110,16 +111,17 @@ bool tlc_int_eq(TlcObject *b, TlcObject *a)
     return tlc_is_int(a) && tlc_int_value(b) == tlc_int_value(a);
 }
 
-int tlc_int_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
+/* The comparison itself, not a three-way result tested by the caller: `op`
+ * is green, so partial evaluation leaves one comparison of x and y. */
+bool tlc_int_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
 {
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
     int64_t x = tlc_int_value(b), y = tlc_int_value(a);
-    /* A select, not (x > y) - (x < y): when the caller tests the result
-     * against 0, LLVM folds the test into one comparison of x and y, which
-     * keeps the trip count of the JIT's loops computable (unrolling,
-     * interleaving of reductions). */
-    return x < y ? -1 : x > y;
+    return op == TLC_OP_LT   ? x < y
+           : op == TLC_OP_LE ? x <= y
+           : op == TLC_OP_GT ? x > y
+                             : x >= y;
 }
 
 /* ---- lists: nil and cons share concatenation and indexing ---- */

@@ -118,7 +118,8 @@ static const JgType int_types[] = {JG_I1, JG_I8, JG_I16, JG_I32, JG_I64};
 
 /* Operands at every width once truncated: 0, 1, -1, the signed minimum
  * and maximum of each width, shift amounts past every width, values that
- * do and do not fit a sign-extended 32-bit immediate. */
+ * do and do not fit a sign-extended 32-bit immediate, powers of two and
+ * their negations (divisors: shifts or idiv). */
 static const uint64_t samples[] = {
     0,
     1,
@@ -137,6 +138,7 @@ static const uint64_t samples[] = {
     0x8000,
     0xffff,
     0x12345678,
+    0x40000000,
     0x7fffffff,
     0x80000000,
     0xffffffff,
@@ -144,6 +146,7 @@ static const uint64_t samples[] = {
     UINT64_C(0xffffffff80000000),
     UINT64_C(0xffffffff7fffffff),
     UINT64_C(0xffffffffffffff80),
+    UINT64_C(0xfffffffffffffff8),
     UINT64_C(0x123456789abcdef0),
     UINT64_C(1) << 63,
     UINT64_MAX - 6,
@@ -1571,7 +1574,7 @@ static __attribute__((noinline)) int64_t clobber(int64_t x)
 
 /* Values computed before a call and used after it survive the call: more
  * of them than there are callee-saved registers, across a native call, a
- * libffi call, a helper (sdiv), an ALLOCA, a memset, in a loop too. */
+ * libffi call, a helper (udiv), an ALLOCA, a memset, in a loop too. */
 enum { NACROSS = 12 };
 
 static void test_values_live_across_calls(void **state)
@@ -1584,7 +1587,7 @@ static void test_values_live_across_calls(void **state)
         v[k] =
             op2(g, 0, JG_OP_ADD, JG_I64, op2(g, 0, JG_OP_MUL, JG_I64, a, k64(g, (uint64_t)k)), b);
     JgVal c = call(g, 0, JG_I64, FN(clobber), "clobber", 1, (JgVal[]){v[3]});
-    JgVal d = op2(g, 0, JG_OP_SDIV, JG_I64, c, k64(g, 3));
+    JgVal d = op2(g, 0, JG_OP_UDIV, JG_I64, c, k64(g, 3));
     JgVal e = call(g, 0, JG_I64, FN(eight), "eight", 8,
                    (JgVal[]){v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
     JgVal buf = alloca_op(g, 0, 24);

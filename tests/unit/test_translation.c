@@ -136,7 +136,15 @@ static void random_op(JgGraph *g)
     uint32_t kind = below(100);
     if (kind < 25) {
         JgOpcode op = binary[below(sizeof binary / sizeof binary[0])];
-        emit(g, op, t, 0, 2, (JgVal[]){pick(g, t, 10), pick(g, t, 40)});
+        JgVal args[2] = {pick(g, t, 10), pick(g, t, 40)};
+        if (below(3) == 0) { /* x op 0, 1 or -1, either side: the identities */
+            args[1] = small_const(g, t);
+            if (below(4) == 0) {
+                args[1] = args[0];
+                args[0] = small_const(g, t);
+            }
+        }
+        emit(g, op, t, 0, 2, args);
     } else if (kind < 45) {
         shaped_compare(g, t);
     } else if (kind < 60) { /* comparisons, of a constant mostly, either side */
@@ -306,7 +314,7 @@ static void random_graphs(void **state)
         Z3_del_context(z);
     }
     printf("%llu graphs (seeds %llu..%llu), %llu operations: %llu emitted as they are, %llu "
-           "constants, %llu comparisons rewritten; %llu graphs needed the solver\n",
+           "constants, %llu other values (comparisons, identities, repeats); %llu graphs needed the solver\n",
            (unsigned long long)totals.graphs, (unsigned long long)first,
            (unsigned long long)(first + n - 1), (unsigned long long)totals.ops,
            (unsigned long long)totals.emitted, (unsigned long long)totals.constant,

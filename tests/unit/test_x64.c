@@ -293,6 +293,9 @@ static void test_imul_test_neg(void **state)
     CHECK(x64_neg(b, X64_RAX), 0x48, 0xf7, 0xd8);
     CHECK(x64_neg(b, X64_R11), 0x49, 0xf7, 0xdb);
     CHECK(x64_neg(b, X64_RSP), 0x48, 0xf7, 0xdc);
+    CHECK(x64_cqo(b), 0x48, 0x99);
+    CHECK(x64_idiv(b, X64_RCX), 0x48, 0xf7, 0xf9); /* idiv rcx */
+    CHECK(x64_idiv(b, X64_R10), 0x49, 0xf7, 0xfa); /* idiv r10 */
 }
 
 static void test_zext(void **state)
@@ -514,6 +517,8 @@ static void test_disasm(void **state)
     x64_sext(b, X64_RCX, 1);
     x64_sext(b, X64_RAX, 4);
     x64_neg(b, X64_RDX);
+    x64_cqo(b);
+    x64_idiv(b, X64_R9);
     x64_setcc(b, X64_G, X64_RSI);
     x64_cmov(b, X64_E, X64_RAX, X64_R13);
     x64_jcc(b, X64_LE, top);
@@ -555,6 +560,8 @@ static void test_disasm(void **state)
         "movsx rcx, cl",
         "movsxd rax, eax",
         "neg rdx",
+        "cqo",
+        "idiv r9",
         "setg sil",
         "movzx esi, sil",
         "cmove rax, r13",
