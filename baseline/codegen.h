@@ -171,7 +171,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
     case JG_OP_FORGET:
     case JG_OP_MERGE_POINT:
         return false;
-    case JG_OP_ALLOCA: /* rep stosb takes rdi and rcx */
+    case JG_OP_ALLOCA: /* rep stosb takes rdi and rcx; a small one is stores */
+        return op->imm > BL_INLINE_MEMSET;
     default:
         return true;
     }

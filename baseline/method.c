@@ -475,9 +475,16 @@ static void lower_alloca(Codegen *c, const JgOp *op)
 {
     uint64_t size = op->imm > 0 ? (uint64_t)op->imm : 0;
     int32_t at = (int32_t)c->alloca_at[op->result];
-    if (size) { /* zeroed each time it runs, as the evaluator does; rep
-                   stosb takes rdi and rcx: no value lives there across an
-                   ALLOCA (bl_op_calls) */
+    if (size && size <= BL_INLINE_MEMSET) { /* zeroed each time it runs, as the
+                                               evaluator does: stores */
+        x64_mov_ri(&c->buf, X64_RAX, 0);
+        uint64_t n = size;
+        int32_t to = at;
+        for (unsigned step = 8; step; step /= 2)
+            for (; n >= step; n -= step, to += (int32_t)step)
+                x64_store(&c->buf, step, AREA, to, X64_RAX);
+    } else if (size) { /* rep stosb takes rdi and rcx: no value lives there
+                          across an ALLOCA (bl_op_calls) */
         x64_lea(&c->buf, X64_RDI, AREA, at);
         x64_mov_ri(&c->buf, X64_RCX, size);
         x64_mov_ri(&c->buf, X64_RAX, 0);
@@ -523,12 +530,16 @@ static bool args_in_order(const Codegen *c, const JgOp *op, const X64Reg *regs)
     return true;
 }
 
-/* Stores the call's arguments (slots) at [rsp + 8i]. */
+/* Stores the call's arguments (slots) at [rsp + 8i]: a constant that
+ * sign-extends from 32 bits as an immediate, the others from a register. */
 static void spill_args(Codegen *c, const JgOp *op)
 {
     for (uint32_t i = 1; i < op->nargs; i++) {
-        load_value(c, X64_RAX, op->args[i]);
-        x64_store(&c->buf, 8, X64_RSP, (int32_t)(8 * (i - 1)), X64_RAX);
+        int32_t disp = (int32_t)(8 * (i - 1)), imm;
+        if (immediate(c, op->args[i], JG_I64, false, &imm))
+            x64_mov_mi(&c->buf, X64_RSP, disp, imm);
+        else
+            x64_store(&c->buf, 8, X64_RSP, disp, operand(c, op->args[i], X64_RAX));
     }
 }
 

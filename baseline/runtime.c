@@ -372,20 +372,37 @@ static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint
  * that needs more. The areas of the first 64 methods are known by a bit
  * mask, so that an activation (every call) starts without clearing a
  * table. */
-static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
+/* An activation from block id `id` on, in frame f of `cap` slots: method
+ * after method until one returns. `returned`: a method just left with
+ * `id` (the frame may have to grow, the tier-up may look), method m0's
+ * area being area0. */
+static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool returned,
+                       uint32_t m0, uint8_t *area0)
 {
     JgBaseline *bl = bg->bl;
-    const JgGraph *g = bg->graph;
-    uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
-    BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
-    for (uint32_t i = 0, n = g->blocks.items[0].nparams; i < n; i++)
-        f->slots[i] = args[pick ? pick[i] : i] & bg->entry_masks[i];
     uint8_t *first_areas[64];
     uint64_t have_area = 0;  /* bit m: first_areas[m] is set */
     uint8_t **areas = NULL; /* methods 64 and up, NULL until needed */
     uint32_t nareas = 0;
-    uint32_t id = bg->ids[0];
-    for (;;) {
+    if (returned) {
+        first_areas[m0] = area0;
+        have_area = (uint64_t)1 << m0;
+    }
+    for (;; returned = true) {
+        if (returned && bg->capacity > cap) {
+            BlFrame *bigger = alloca(sizeof *bigger + 8 * (size_t)bg->capacity);
+            memcpy(bigger, f, sizeof *f + 8 * (size_t)cap);
+            f = bigger;
+            cap = bg->capacity;
+        }
+        /* a look: the code left at a loop header for the hook */
+        if (returned && bl->look_due && id != BL_BLOCKID_RETURN) {
+            uint64_t result;
+            uint32_t mm = BL_BLOCKID_METHOD(id);
+            uint32_t block = mm < bg->nmethods ? bg->methods[mm].lo + BL_BLOCKID_BLOCK(id) : 0;
+            if (ask_tier_up(bg, block, f->slots, &result))
+                return result;
+        }
         if (id == BL_BLOCKID_RETURN)
             return f->result;
         uint32_t m = BL_BLOCKID_METHOD(id);
@@ -420,21 +437,38 @@ static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
         }
         bl->stats.method_entries++;
         id = me->fn(BL_BLOCKID_BLOCK(id), f, area);
-        if (bg->capacity > cap) {
-            BlFrame *bigger = alloca(sizeof *bigger + 8 * (size_t)bg->capacity);
-            memcpy(bigger, f, sizeof *f + 8 * (size_t)cap);
-            f = bigger;
-            cap = bg->capacity;
-        }
-        /* a look: the code left at a loop header for the hook */
-        if (bl->look_due && id != BL_BLOCKID_RETURN) {
-            uint64_t result;
-            uint32_t mm = BL_BLOCKID_METHOD(id);
-            uint32_t block = mm < bg->nmethods ? bg->methods[mm].lo + BL_BLOCKID_BLOCK(id) : 0;
-            if (ask_tier_up(bg, block, f->slots, &result))
-                return result;
-        }
     }
+}
+
+/* An activation of the graph with the entry block's arguments args[pick[i]]
+ * (args[i] without pick). The entry's method, the way most activations go
+ * (a consolidated graph's one method, which returns), is entered without
+ * the checks run_on makes for every method. */
+static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
+{
+    const JgGraph *g = bg->graph;
+    uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
+    BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
+    uint32_t n = g->blocks.items[0].nparams;
+    const uint64_t *mask = bg->entry_masks;
+    if (pick)
+        for (uint32_t i = 0; i < n; i++)
+            f->slots[i] = args[pick[i]] & mask[i];
+    else
+        for (uint32_t i = 0; i < n; i++)
+            f->slots[i] = args[i] & mask[i];
+    uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
+    if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn ||
+        bg->entries + 1 >= bg->consolidate_at)
+        return run_on(bg, f, cap, id, false, 0, NULL);
+    const BlMethod *me = &bg->methods[m];
+    uint8_t *area = me->area_bytes ? alloca(me->area_bytes) : NULL;
+    bg->entries++;
+    bg->bl->stats.method_entries++;
+    id = me->fn(BL_BLOCKID_BLOCK(id), f, area);
+    if (id == BL_BLOCKID_RETURN)
+        return f->result;
+    return run_on(bg, f, cap, id, true, m, area);
 }
 
 uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args)

@@ -276,6 +276,14 @@ void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm)
         x64_u32(b, (uint32_t)imm);
 }
 
+void x64_mov_mi(X64Buf *b, X64Reg base, int32_t disp, int32_t imm)
+{
+    rex(b, true, 0, base, false);
+    x64_byte(b, 0xc7);
+    modrm_mem(b, 0, base, disp);
+    x64_u32(b, (uint32_t)imm);
+}
+
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm)
 {
     rex(b, false, 0, dst, false);

@@ -105,6 +105,8 @@ void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm);
 /* [base + disp] op= imm (64 bits, sign-extended 32-bit immediate) */
 void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm);
+/* qword [base + disp] = imm, sign-extended */
+void x64_mov_mi(X64Buf *b, X64Reg base, int32_t disp, int32_t imm);
 /* 32-bit cmp of dst with imm */
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
 /* dst *= src (64 bits) */

@@ -510,6 +510,7 @@ static void test_disasm(void **state)
     x64_alu_ri(b, X64_CMP, X64_RDI, 999);
     x64_alu_ri(b, X64_SUB, X64_R8, 1);
     x64_alu_mi(b, X64_SUB, X64_RBP, -56, 1);
+    x64_mov_mi(b, X64_RSP, 16, -2);
     x64_cmp32_ri(b, X64_RDI, 3);
     x64_imul_rr(b, X64_R13, X64_RDI);
     x64_test_rr(b, X64_RSI, X64_RSI);
@@ -553,6 +554,7 @@ static void test_disasm(void **state)
         "cmp rdi, 999",
         "sub r8, 1",
         "sub qword ptr [rbp - 0x38], 1",
+        "mov qword ptr [rsp + 0x10], -2",
         "cmp edi, 3",
         "imul r13, rdi",
         "test rsi, rsi",
