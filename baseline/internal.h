@@ -24,10 +24,11 @@
  * fused or folded (homes.c: the interference matrix grows with the
  * square). */
 #define BL_MAX_COALESCED 8192u
-/* Consolidation (runtime.c): method entries without growth first, and how
- * often per graph. */
+/* Consolidation (runtime.c): method entries without growth first, and the
+ * blocks all consolidations of a graph may compile, as a multiple of the
+ * graph's blocks. */
 #define BL_STABLE_ENTRIES 256u
-#define BL_MAX_CONSOLIDATIONS 4u
+#define BL_CONSOLIDATION_WORK 8u
 
 /* One activation of a residual graph: what methods pass each other. Lives
  * on the dispatcher's C stack, where the conservative collector sees it. */
@@ -87,7 +88,8 @@ typedef struct BlGraph {
     /* consolidation (runtime.c): method entries so far, and the count at
      * which the graph, stable since it last grew, becomes one method */
     uint64_t entries, consolidate_at;
-    uint32_t consolidations;
+    uint64_t consolidated_blocks; /* blocks compiled by its consolidations */
+    bool consolidation_failed;    /* too big: never again */
     bool consolidating; /* the method being compiled is one */
 } BlGraph;
 

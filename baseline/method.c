@@ -1265,7 +1265,7 @@ static void compare_with(Codegen *c, X64Reg reg, uint64_t k)
  * graph, runtime.c), compared in turn and followed like a goto: no trip
  * through the dispatcher. The first MAX_INLINE_CASES only: a megamorphic
  * site's other cases go on through the cache and the runtime. */
-#define MAX_INLINE_CASES 8
+#define MAX_INLINE_CASES 16
 static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
 {
     JgType vt = jg_value_type(c->g, fs->value);

@@ -231,6 +231,17 @@ static bool reserve(BlGraph *bg, uint32_t nblocks, uint32_t method)
     return true;
 }
 
+/* Whether the graph may be consolidated (again): compiling all its blocks
+ * once more keeps the blocks its consolidations compiled within
+ * BL_CONSOLIDATION_WORK times its blocks. A graph that keeps growing may
+ * be consolidated as often as it grows enough; one that stopped growing at
+ * most BL_CONSOLIDATION_WORK times in all. */
+static bool may_consolidate(const BlGraph *bg)
+{
+    uint64_t n = bg->ncompiled;
+    return !bg->consolidation_failed && bg->consolidated_blocks + n <= BL_CONSOLIDATION_WORK * n;
+}
+
 bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
 {
     double t0 = now_ms();
@@ -283,7 +294,7 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     }
     bl->stats.methods++;
     bl->stats.compile_ms += now_ms() - t0;
-    if (method > 0 && bg->consolidations < BL_MAX_CONSOLIDATIONS)
+    if (method > 0 && may_consolidate(bg))
         bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
     return true;
 }
@@ -294,9 +305,11 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
  * switch). Once the graph has stopped growing for BL_STABLE_ENTRIES method
  * entries, all its blocks are compiled again as one method, in which the
  * cases known are compared and jumped to (method.c, inline_cases); the old
- * methods stay valid for the activations running them. At most
- * BL_MAX_CONSOLIDATIONS times per graph, so that compile work stays a
- * small multiple of the graph's, and only while the method's values fit
+ * methods stay valid for the activations running them. While the blocks
+ * all consolidations of the graph compiled stay within
+ * BL_CONSOLIDATION_WORK times its blocks (may_consolidate: compile work a
+ * small multiple of the graph's, which grows with the program), and only
+ * while the method's values fit
  * in BL_MAX_COALESCED (homes.c fails the compilation otherwise: a method
  * without coalescing, fused and folded comparisons loses more than the
  * dispatcher costs). A failure leaves the graph as it was. */
@@ -306,7 +319,7 @@ static void consolidate(BlGraph *bg)
     uint32_t n = bg->ncompiled, method = bg->nmethods;
     bg->consolidate_at = UINT64_MAX;
     if (!n || bg->methods[method - 1].lo == 0 || n > BL_MAX_METHOD_BLOCKS ||
-        method >= BL_MAX_METHODS || bg->consolidations >= BL_MAX_CONSOLIDATIONS)
+        method >= BL_MAX_METHODS || !may_consolidate(bg))
         return;
     double t0 = now_ms();
     uint32_t *old = malloc(sizeof *old * n);
@@ -323,13 +336,13 @@ static void consolidate(BlGraph *bg)
         char err[256];
         bg->consolidating = true;
         if (bl_compile_method(bg, 0, n, method, err, sizeof err)) {
-            bg->consolidations++;
+            bg->consolidated_blocks += n;
             bl->stats.methods++;
             bl->stats.consolidations++;
         } else { /* too big (it only grows): never again */
             memcpy(bg->ids, old, sizeof *old * n);
             bg->nmethods = method;
-            bg->consolidations = BL_MAX_CONSOLIDATIONS;
+            bg->consolidation_failed = true;
             bl->stats.consolidations_given_up++;
         }
         bg->consolidating = false;

@@ -1818,7 +1818,7 @@ static void test_flexswitch_many_cases(void **state)
     assert_int_equal(e.calls, 50);
     assert_int_equal(eval(g, (uint64_t[]){1000}), 20 * 40425);
     const JgBaselineStats *s = jg_baseline_stats(bl);
-    /* consolidated once stable: 8 cases compared inline, the others
+    /* consolidated once stable: 16 cases compared inline, the others
      * through the cache and the runtime, with the same results */
     assert_int_equal(s->consolidations, 1);
     assert_int_equal(s->methods, 52);
