@@ -96,16 +96,19 @@ const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type)
  * overlaps [offset, offset + size), whatever their base: like type-based
  * alias analysis, two accesses at disjoint offsets of their objects are
  * assumed not to alias (objects do not overlap). The store's own entry is
- * then recorded by the caller. */
+ * then recorded by the caller. A pending store still pending here is one
+ * the caller's pending_flush_aliases let pass, its object being another
+ * (pe/pending.c): it stays, unless it is to this very address, which the
+ * new store replaces. */
 void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type)
 {
-    (void)base;
     int64_t end = offset + (int64_t)jg_type_size(type);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < s->ncache; i++) {
         CacheEntry *e = &s->cache[i];
         int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
-        if (!(e->offset < end && offset < e_end))
+        bool same = e->base == base && e->offset == offset && e->type == type;
+        if (!(e->offset < end && offset < e_end) || (e->pending && !same))
             s->cache[kept++] = *e;
     }
     s->ncache = kept;

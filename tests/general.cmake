@@ -27,3 +27,8 @@ if(JITGEN_BASELINE)
   add_test(NAME e2e_consolidation
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/consolidation.sh ${JITGEN_TLC})
 endif()
+
+# Stores into an object the interpreter allocated stay pending past loads
+# from objects of other kinds (tests/e2e/hand_over_stores.sh).
+add_test(NAME e2e_hand_over_stores
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/hand_over_stores.sh ${JITGEN_TLC})
