@@ -182,9 +182,9 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
  * (homes.c, alias), or nothing reads it (dead). */
 static inline bool bl_no_code(const Codegen *c, const JgOp *op)
 {
-    return op->result && (c->alias[op->result] != op->result || c->dead[op->result] ||
-                          c->scaled[op->result] || c->folded[op->result] ||
-                          c->addressed[op->result]);
+    return op->result &&
+           (c->alias[op->result] != op->result || c->dead[op->result] || c->scaled[op->result] ||
+            c->folded[op->result] || c->addressed[op->result]);
 }
 
 /* Aliases, homes and registers of every value the method defines, the

@@ -785,8 +785,8 @@ static void find_scaled(Codegen *c, const uint32_t *reads)
             const JgOp *shl = &bk->ops.items[i], *add = &bk->ops.items[i + 1];
             JgVal r = shl->result;
             if (shl->opcode != JG_OP_SHL || !bl_shift_inline(c->g, shl) || bl_no_code(c, shl) ||
-                reads[r] != 1 ||
-                add->opcode != JG_OP_ADD || add->type != shl->type || bl_no_code(c, add))
+                reads[r] != 1 || add->opcode != JG_OP_ADD || add->type != shl->type ||
+                bl_no_code(c, add))
                 continue;
             uint64_t k = jg_value(c->g, shl->args[1])->bits;
             JgVal a0 = bl_resolve(c, add->args[0]), a1 = bl_resolve(c, add->args[1]);
@@ -815,7 +815,8 @@ static void find_addressed(Codegen *c, const uint32_t *reads)
                 bl_resolve(c, use->args[0]) != r)
                 continue;
             const JgValueInfo *k = jg_value(c->g, add->args[1]);
-            int64_t offset = jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+            int64_t offset =
+                jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
             if (offset >= INT32_MIN && offset <= INT32_MAX)
                 c->addressed[r] = true;
         }

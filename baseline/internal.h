@@ -90,7 +90,7 @@ typedef struct BlGraph {
     uint64_t entries, consolidate_at;
     uint64_t consolidated_blocks; /* blocks compiled by its consolidations */
     bool consolidation_failed;    /* too big: never again */
-    bool consolidating; /* the method being compiled is one */
+    bool consolidating;           /* the method being compiled is one */
 } BlGraph;
 
 /* One mapping of machine code (kept until the backend is freed). */

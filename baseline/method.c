@@ -121,7 +121,8 @@ static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
         const JgValueInfo *info = jg_value(c->g, v);
         const JgOp *add = &c->g->blocks.items[info->block].ops.items[info->index];
         const JgValueInfo *k = jg_value(c->g, add->args[1]);
-        *disp = (int32_t)jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+        *disp =
+            (int32_t)jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
         v = add->args[0];
     }
     return operand(c, v, X64_RCX);

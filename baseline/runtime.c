@@ -378,23 +378,20 @@ static bool ask_tier_up(BlGraph *bg, uint32_t block, const uint64_t *slots, uint
     return done;
 }
 
-/* Runs one activation of `bg` from its entry, its parameters args[pick[i]]
- * (args[i] when pick is NULL): calls the method that owns each block id
- * until one returns. Slots and ALLOCA areas live in this C frame, and grow
- * (by alloca, a few times at most) when a flexswitch miss compiled a method
- * that needs more. The areas of the first 64 methods are known by a bit
- * mask, so that an activation (every call) starts without clearing a
- * table. */
-/* An activation from block id `id` on, in frame f of `cap` slots: method
- * after method until one returns. `returned`: a method just left with
- * `id` (the frame may have to grow, the tier-up may look), method m0's
- * area being area0. */
+/* An activation from block id `id` on, in frame f of `cap` slots: calls
+ * the method that owns each block id until one returns. `returned`: a
+ * method just left with `id` (the frame may have to grow, the tier-up may
+ * look), method m0's area being area0. Slots and ALLOCA areas live in the
+ * C frames of run and run_on, and grow (by alloca, a few times at most)
+ * when a flexswitch miss compiled a method that needs more. The areas of
+ * the first 64 methods are known by a bit mask, so that an activation
+ * (every call) starts without clearing a table. */
 static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool returned,
                        uint32_t m0, uint8_t *area0)
 {
     JgBaseline *bl = bg->bl;
     uint8_t *first_areas[64];
-    uint64_t have_area = 0;  /* bit m: first_areas[m] is set */
+    uint64_t have_area = 0; /* bit m: first_areas[m] is set */
     uint8_t **areas = NULL; /* methods 64 and up, NULL until needed */
     uint32_t nareas = 0;
     if (returned) {
@@ -471,8 +468,7 @@ static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
         for (uint32_t i = 0; i < n; i++)
             f->slots[i] = args[i] & mask[i];
     uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
-    if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn ||
-        bg->entries + 1 >= bg->consolidate_at)
+    if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn || bg->entries + 1 >= bg->consolidate_at)
         return run_on(bg, f, cap, id, false, 0, NULL);
     const BlMethod *me = &bg->methods[m];
     uint8_t *area = me->area_bytes ? alloca(me->area_bytes) : NULL;

@@ -58,7 +58,8 @@ static bool is_widened_bool(const JgGraph *g, JgVal v)
 static JgVal identity_operand(const JgGraph *g, const JgOp *op, const JgVal *args)
 {
     if (op->nargs != 2 || !jg_type_is_int((JgType)op->type) ||
-        jg_value_type(g, args[0]) != (JgType)op->type || jg_value_type(g, args[1]) != (JgType)op->type)
+        jg_value_type(g, args[0]) != (JgType)op->type ||
+        jg_value_type(g, args[1]) != (JgType)op->type)
         return 0;
     JgVal x = args[0], k = args[1];
     switch ((JgOpcode)op->opcode) {

@@ -118,10 +118,7 @@ bool tlc_int_compare(TlcObject *b, TlcObject *a, int op, int64_t pc)
     if (!tlc_is_int(a))
         tlc_raise_operands(op, pc, b, a);
     int64_t x = tlc_int_value(b), y = tlc_int_value(a);
-    return op == TLC_OP_LT   ? x < y
-           : op == TLC_OP_LE ? x <= y
-           : op == TLC_OP_GT ? x > y
-                             : x >= y;
+    return op == TLC_OP_LT ? x < y : op == TLC_OP_LE ? x <= y : op == TLC_OP_GT ? x > y : x >= y;
 }
 
 /* ---- lists: nil and cons share concatenation and indexing ---- */

@@ -314,7 +314,8 @@ static void random_graphs(void **state)
         Z3_del_context(z);
     }
     printf("%llu graphs (seeds %llu..%llu), %llu operations: %llu emitted as they are, %llu "
-           "constants, %llu other values (comparisons, identities, repeats); %llu graphs needed the solver\n",
+           "constants, %llu other values (comparisons, identities, repeats); %llu graphs needed "
+           "the solver\n",
            (unsigned long long)totals.graphs, (unsigned long long)first,
            (unsigned long long)(first + n - 1), (unsigned long long)totals.ops,
            (unsigned long long)totals.emitted, (unsigned long long)totals.constant,
