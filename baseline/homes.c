@@ -426,7 +426,10 @@ static void coalesce(const Codegen *c, Classes *k, const bool *hot)
             if (pass == 0 && !hot[b - c->lo])
                 continue;
             const JgTerm *t = &c->g->blocks.items[b].term;
-            for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
+            /* a flexswitch's cases in the method (a consolidated graph) are
+               jumps too (method.c, inline_cases) */
+            bool jumps = bl_flows(t) || t->kind == JG_TERM_FLEXSWITCH;
+            for (uint32_t l = 0; jumps && l < t->nlinks; l++) {
                 const JgLink *link = &t->links[l];
                 if (!bl_internal(c, link->target))
                     continue;
