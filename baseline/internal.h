@@ -28,7 +28,7 @@
  * blocks all consolidations of a graph may compile, as a multiple of the
  * graph's blocks. */
 #define BL_STABLE_ENTRIES 256u
-#define BL_CONSOLIDATION_WORK 8u
+#define BL_CONSOLIDATION_WORK 6u
 
 /* One activation of a residual graph: what methods pass each other. Lives
  * on the dispatcher's C stack, where the conservative collector sees it. */
@@ -85,8 +85,9 @@ typedef struct BlGraph {
     uint64_t *entry_masks; /* per parameter of the entry block: its type's bits */
     JgPortalSite **bound;  /* sites calling this graph directly */
     uint32_t nbound, bound_cap;
-    /* consolidation (runtime.c): method entries so far, and the count at
-     * which the graph, stable since it last grew, becomes one method */
+    /* consolidation (runtime.c): method entries so far past the first of
+     * each activation, and the count at which the graph, stable since it
+     * last grew, becomes one method */
     uint64_t entries, consolidate_at;
     uint64_t consolidated_blocks; /* blocks compiled by its consolidations */
     bool consolidation_failed;    /* too big: never again */

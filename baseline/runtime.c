@@ -303,7 +303,8 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
  * and every case taken is a trip through the dispatcher (a method's
  * epilogue, the loop in run, the next method's prologue and entry
  * switch). Once the graph has stopped growing for BL_STABLE_ENTRIES method
- * entries, all its blocks are compiled again as one method, in which the
+ * entries past its activations' first (the crossings a consolidation
+ * saves: a recursive graph's activations do not count), all its blocks are compiled again as one method, in which the
  * cases known are compared and jumped to (method.c, inline_cases); the old
  * methods stay valid for the activations running them. While the blocks
  * all consolidations of the graph compiled stay within
@@ -453,7 +454,8 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
 /* An activation of the graph with the entry block's arguments args[pick[i]]
  * (args[i] without pick). The entry's method, the way most activations go
  * (a consolidated graph's one method, which returns), is entered without
- * the checks run_on makes for every method. */
+ * the checks run_on makes for every method; nor is this entry counted
+ * towards a consolidation, which could not save it (bg->entries). */
 static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
 {
     const JgGraph *g = bg->graph;
@@ -468,11 +470,10 @@ static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
         for (uint32_t i = 0; i < n; i++)
             f->slots[i] = args[i] & mask[i];
     uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
-    if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn || bg->entries + 1 >= bg->consolidate_at)
+    if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn)
         return run_on(bg, f, cap, id, false, 0, NULL);
     const BlMethod *me = &bg->methods[m];
     uint8_t *area = me->area_bytes ? alloca(me->area_bytes) : NULL;
-    bg->entries++;
     bg->bl->stats.method_entries++;
     id = me->fn(BL_BLOCKID_BLOCK(id), f, area);
     if (id == BL_BLOCKID_RETURN)
