@@ -7,6 +7,11 @@
 #                           and checks its exit status
 #   expect DESC COMMAND...  passes when COMMAND succeeds
 #   finish                  prints the counts; its status is 0 iff none failed
+#   scratch_dir             a fresh temporary directory, removed at exit,
+#                           becomes the current one (for ./out and ./err)
+#   general_setup ARGS...   for the scripts run as `SCRIPT TLC_BINARY`: tlc
+#                           (absolute), suite (bench/general), scratch_dir;
+#                           a wrong command line exits 2 with the usage
 passed=0
 failed=0
 # TLC_TIMEOUT_SCALE (default 1) multiplies every time limit of the scripts:
@@ -49,4 +54,20 @@ expect() {
 finish() {
     echo "$passed passed, $failed failed"
     [ "$failed" = 0 ]
+}
+
+scratch_dir() {
+    work=$(mktemp -d)
+    trap 'rm -rf "$work"' EXIT
+    cd "$work" || exit 2
+}
+
+general_setup() {
+    if [ "$#" != 1 ]; then
+        echo "usage: $0 TLC_BINARY" >&2
+        exit 2
+    fi
+    tlc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+    suite=$(cd "$(dirname "${BASH_SOURCE[0]}")/../../bench/general" && pwd)
+    scratch_dir
 }

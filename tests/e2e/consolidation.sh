@@ -10,16 +10,8 @@
 # usage: consolidation.sh TLC_BINARY
 set -uo pipefail
 
-if [ "$#" != 1 ]; then
-    echo "usage: $0 TLC_BINARY" >&2
-    exit 2
-fi
-tlc=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-suite=$(cd "$(dirname "$0")/../../bench/general" && pwd)
 source "$(dirname "$0")/checks.sh"
-work=$(mktemp -d)
-trap 'rm -rf "$work"' EXIT
-cd "$work" || exit 2
+general_setup "$@"
 
 # stat NAME: its value in ./err
 stat() {
