@@ -304,8 +304,8 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
  * epilogue, the loop in run, the next method's prologue and entry
  * switch). Once the graph has stopped growing for BL_STABLE_ENTRIES method
  * entries past its activations' first (the crossings a consolidation
- * saves: a recursive graph's activations do not count), all its blocks are compiled again as one method, in which the
- * cases known are compared and jumped to (method.c, inline_cases); the old
+ * saves: a recursive graph's activations do not count), all its blocks are compiled again as one
+ * method, in which the cases known are compared and jumped to (method.c, inline_cases); the old
  * methods stay valid for the activations running them. While the blocks
  * all consolidations of the graph compiled stay within
  * BL_CONSOLIDATION_WORK times its blocks (may_consolidate: compile work a
@@ -455,8 +455,12 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
  * (args[i] without pick). The entry's method, the way most activations go
  * (a consolidated graph's one method, which returns), is entered without
  * the checks run_on makes for every method; nor is this entry counted
- * towards a consolidation, which could not save it (bg->entries). */
-static uint64_t run(BlGraph *bg, const uint64_t *args, const uint32_t *pick)
+ * towards a consolidation, which could not save it (bg->entries). Inlined
+ * into its two callers: every direct call of compiled code goes through
+ * here, and its allocas (frame, area) live until they return, right
+ * after. */
+static inline __attribute__((always_inline)) uint64_t run(BlGraph *bg, const uint64_t *args,
+                                                          const uint32_t *pick)
 {
     const JgGraph *g = bg->graph;
     uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
