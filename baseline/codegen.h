@@ -115,6 +115,13 @@ static inline bool bl_shift_inline(const JgGraph *g, const JgOp *op)
     return jg_truncate_bits((JgType)k->type, k->bits) < jg_type_bits(op->type);
 }
 
+/* The constant v (an integer) sign-extended from its type: an offset. */
+static inline int64_t bl_const_offset(const JgGraph *g, JgVal v)
+{
+    const JgValueInfo *k = jg_value(g, v);
+    return jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+}
+
 /* A memset of a constant byte over at most BL_INLINE_MEMSET constant bytes
  * is stores (method.c), not a call: the interpreter clears its few call
  * arguments after every call. */

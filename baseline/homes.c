@@ -774,54 +774,53 @@ static BlFuse fuse_through(const Codegen *c, const Preds *preds, const uint32_t 
     return (BlFuse){.op = i, .param = param + 1, .invert = how == 2};
 }
 
-/* Shifts left by 1, 2 or 3 whose result only the next operation reads, an
+/* A shift left by 1, 2 or 3 whose result only the next operation reads, an
  * add of the same type taking it once: the add becomes lea d, [a + x * 2^k]
  * (method.c), one instruction where two would chain (the partial
- * evaluator's sums, pe/unroll.c: fibonacci's a + 2b). x, the shift's
- * operand, is live until the shift, just before the add: nothing writes
- * its home in between. */
-static void find_scaled(Codegen *c, const uint32_t *reads)
+ * evaluator's sums, pe/unroll.c: fibonacci's a + 2b). */
+static bool scales(const Codegen *c, const uint32_t *reads, const JgOp *shl, const JgOp *add)
 {
-    for (uint32_t b = c->lo; b < c->hi; b++) {
-        const JgBlock *bk = &c->g->blocks.items[b];
-        for (uint32_t i = 0; i + 1 < bk->ops.count; i++) {
-            const JgOp *shl = &bk->ops.items[i], *add = &bk->ops.items[i + 1];
-            JgVal r = shl->result;
-            if (shl->opcode != JG_OP_SHL || !bl_shift_inline(c->g, shl) || bl_no_code(c, shl) ||
-                reads[r] != 1 || add->opcode != JG_OP_ADD || add->type != shl->type ||
-                bl_no_code(c, add))
-                continue;
-            uint64_t k = jg_value(c->g, shl->args[1])->bits;
-            JgVal a0 = bl_resolve(c, add->args[0]), a1 = bl_resolve(c, add->args[1]);
-            if (k >= 1 && k <= 3 && (a0 == r) != (a1 == r))
-                c->scaled[r] = true;
-        }
-    }
+    JgVal r = shl->result;
+    if (shl->opcode != JG_OP_SHL || !bl_shift_inline(c->g, shl) || reads[r] != 1 ||
+        add->opcode != JG_OP_ADD || add->type != shl->type)
+        return false;
+    uint64_t k = jg_value(c->g, shl->args[1])->bits;
+    JgVal a0 = bl_resolve(c, add->args[0]), a1 = bl_resolve(c, add->args[1]);
+    return k >= 1 && k <= 3 && (a0 == r) != (a1 == r);
 }
 
-/* Pointer additions of a constant that fits a displacement, whose result
+/* A pointer addition of a constant that fits a displacement, whose result
  * only the next operation reads, as the address of a load or a store: the
  * access becomes [base + constant] (method.c, address), one instruction
- * where an lea and a move would come first (an interpreter reads fields
- * at constant offsets everywhere). As for find_scaled, the base is live
- * until the addition, just before the access: its home holds it there. */
-static void find_addressed(Codegen *c, const uint32_t *reads)
+ * where an lea and a move would come first (an interpreter reads fields at
+ * constant offsets everywhere). */
+static bool addresses(const Codegen *c, const uint32_t *reads, const JgOp *add, const JgOp *use)
+{
+    JgVal r = add->result;
+    if (add->opcode != JG_OP_PTRADD || add->nargs != 2 || reads[r] != 1 ||
+        !jg_is_const(c->g, add->args[1]) ||
+        (use->opcode != JG_OP_LOAD && use->opcode != JG_OP_STORE) ||
+        bl_resolve(c, use->args[0]) != r)
+        return false;
+    int64_t offset = bl_const_offset(c->g, add->args[1]);
+    return offset >= INT32_MIN && offset <= INT32_MAX;
+}
+
+/* Operations the next one absorbs (scales, addresses): no code of their
+ * own. Their operand is live until them, just before the absorbing
+ * operation: nothing writes its home in between. */
+static void find_absorbed(Codegen *c, const uint32_t *reads)
 {
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bk = &c->g->blocks.items[b];
         for (uint32_t i = 0; i + 1 < bk->ops.count; i++) {
-            const JgOp *add = &bk->ops.items[i], *use = &bk->ops.items[i + 1];
-            JgVal r = add->result;
-            if (add->opcode != JG_OP_PTRADD || add->nargs != 2 || bl_no_code(c, add) ||
-                reads[r] != 1 || !jg_is_const(c->g, add->args[1]) ||
-                (use->opcode != JG_OP_LOAD && use->opcode != JG_OP_STORE) || bl_no_code(c, use) ||
-                bl_resolve(c, use->args[0]) != r)
+            const JgOp *op = &bk->ops.items[i], *next = &bk->ops.items[i + 1];
+            if (bl_no_code(c, op) || bl_no_code(c, next))
                 continue;
-            const JgValueInfo *k = jg_value(c->g, add->args[1]);
-            int64_t offset =
-                jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
-            if (offset >= INT32_MIN && offset <= INT32_MAX)
-                c->addressed[r] = true;
+            if (scales(c, reads, op, next))
+                c->scaled[op->result] = true;
+            else if (addresses(c, reads, op, next))
+                c->addressed[op->result] = true;
         }
     }
 }
@@ -846,8 +845,7 @@ static void find_fused(Codegen *c, const Classes *k, const Preds *preds, const u
         }
         c->fused[b - c->lo] = fuse_through(c, preds, reads, bk, b, i);
     }
-    find_scaled(c, reads);
-    find_addressed(c, reads);
+    find_absorbed(c, reads);
 }
 
 /* The fold of block b's fused comparison `cmp` (BlFold), when its first
@@ -892,7 +890,7 @@ static BlFold fold_of(const Codegen *c, const Classes *k, const uint32_t *reads,
 }
 
 /* Folds (BlFold) of the method's fused comparisons, once homes are known.
- * `reads` are find_fused's, counted before scaled shifts (find_scaled) hid
+ * `reads` are find_fused's, counted before scaled shifts (find_absorbed) hid
  * their operands' reads: the lea of a scaled add still reads its x. */
 static void find_folds(Codegen *c, const Classes *k, const uint32_t *reads)
 {

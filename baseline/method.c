@@ -112,7 +112,7 @@ static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
 
 /* The base register (its home, or rcx loaded) and displacement of a load's
  * or a store's address v: [base + constant] for a pointer addition folded
- * into the access (homes.c, find_addressed), else [v]. */
+ * into the access (homes.c, addresses), else [v]. */
 static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
 {
     v = bl_resolve(c, v);
@@ -120,9 +120,7 @@ static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
     if (v && c->addressed[v]) {
         const JgValueInfo *info = jg_value(c->g, v);
         const JgOp *add = &c->g->blocks.items[info->block].ops.items[info->index];
-        const JgValueInfo *k = jg_value(c->g, add->args[1]);
-        *disp =
-            (int32_t)jg_sign_extend((JgType)k->type, jg_truncate_bits((JgType)k->type, k->bits));
+        *disp = (int32_t)bl_const_offset(c->g, add->args[1]);
         v = add->args[0];
     }
     return operand(c, v, X64_RCX);
@@ -287,7 +285,7 @@ static void lower_icmp(Codegen *c, const JgOp *op)
     store_result(c, op->result, d);
 }
 
-/* An add of a shift it absorbs (homes.c, find_scaled):
+/* An add of a shift it absorbs (homes.c, scales):
  * lea d, [a + x * 2^k]. */
 static bool lower_scaled_add(Codegen *c, const JgOp *op)
 {

@@ -37,39 +37,37 @@ void pending_flush_all(JgPe *pe, State *s, uint32_t block)
             flush_entry(pe, s, block, i);
 }
 
-/* Whether bases a and b are known to be different objects: the heap cache
- * holds a different constant for the first word of each (a header, an
- * object's type or class, promoted). The cache is current (every store
- * invalidates the entries it overlaps, whatever their base), and bases are
- * the starts of objects (the same assumption that lets accesses at
- * disjoint offsets through different bases pass each other): one object
- * cannot have two first words. */
-static bool distinct_objects(const State *s, JgVal a, JgVal b)
+/* Whether the heap cache holds a constant (*bits) for the first word of
+ * `base` (a header: an object's type or class, promoted). Two bases whose
+ * first words are different constants are different objects: the cache is
+ * current (every store invalidates the entries it overlaps, whatever their
+ * base), and bases are the starts of objects (the same assumption that lets
+ * accesses at disjoint offsets through different bases pass each other),
+ * and one object has one first word. */
+static bool first_word(const State *s, JgVal base, uint64_t *bits)
 {
-    if (!a || !b)
-        return false;
-    const Av *x = NULL, *y = NULL;
-    for (uint32_t i = 0; i < s->ncache && !(x && y); i++) {
+    for (uint32_t i = 0; base && i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
-        if (e->offset != 0 || (e->type != JG_PTR && e->type != JG_I64))
-            continue;
-        if (e->base == a)
-            x = &e->value;
-        else if (e->base == b)
-            y = &e->value;
+        if (e->base == base && e->offset == 0 && (e->type == JG_PTR || e->type == JG_I64)) {
+            *bits = e->value.bits;
+            return e->value.kind == AV_CONST;
+        }
     }
-    return x && y && x->kind == AV_CONST && y->kind == AV_CONST && x->bits != y->bits;
+    return false;
 }
 
 /* Before an access of `type` at (base, offset) to real memory: the pending
  * stores to bytes it may touch are emitted first, in their order, except a
  * store to exactly this address and type (which the access reads or
  * replaces). Different bases at overlapping offsets may be the same object,
- * unless their first words tell them apart (distinct_objects). */
+ * unless their first words tell them apart (first_word). */
 void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                            JgType type)
 {
     int64_t end = offset + (int64_t)jg_type_size(type);
+    uint64_t header, other;
+    bool known = first_word(s, base, &header); /* the bits, not the entry: flushing may
+                                                   grow the cache */
     for (uint32_t i = 0; i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
         if (!e->pending)
@@ -77,7 +75,9 @@ void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64
         if (e->base == base && e->offset == offset && e->type == type)
             continue;
         int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
-        if (e->offset < end && offset < e_end && !distinct_objects(s, e->base, base))
+        if (!(e->offset < end && offset < e_end))
+            continue;
+        if (!known || e->base == base || !first_word(s, e->base, &other) || other == header)
             flush_entry(pe, s, block, i);
     }
 }
