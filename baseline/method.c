@@ -563,6 +563,7 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
         }
         site->next = c->bg->portal_sites;
         c->bg->portal_sites = site;
+        site->arg_shapes = (const void *)(uintptr_t)op->imm;
         for (uint32_t i = 0; i < n && i < 64; i++)
             if (jg_is_const(c->g, op->args[i + 1]))
                 site->constant |= (uint64_t)1 << i;

@@ -56,8 +56,8 @@ struct JgDriver {
     bool verify;         /* check every residual graph (JITGEN_VERIFY=1) */
     uint64_t fallbacks;  /* a backend refused a graph: it runs on in a lower tier */
 
-    uint64_t jit_budget;   /* bytes (JgDriverOptions.max_jit_memory) */
-    uint64_t tier_refused; /* tier-ups to LLVM the budget refused */
+    uint64_t jit_budget;                  /* bytes (JgDriverOptions.max_jit_memory) */
+    uint64_t tier_refused;                /* tier-ups to LLVM the budget refused */
     JG_VEC(const JgGraph *) llvm_refused; /* graphs LLVM could not compile */
     JgArena arena;
 };
@@ -116,10 +116,12 @@ static bool llvm_refused(const JgDriver *d, const JgGraph *g)
     return false;
 }
 
+static uint64_t call_shaped(JgDriver *d, const uint64_t *args, const JgArgShapes *shapes);
+
 /* Under the partial evaluator's engine, residual code calls the portal for
  * keys it did not inline: those calls go back through the driver. */
-static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void *native,
-                        uint32_t nargs, const uint64_t *args, uint64_t *result)
+static bool portal_hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGraph *callee,
+                        void *native, uint32_t nargs, const uint64_t *args, uint64_t *result)
 {
     (void)ev;
     JgDriver *d = ctx;
@@ -128,7 +130,7 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
         return false;
     if (nargs != portal->nparams)
         return false;
-    *result = jg_driver_call(d, args);
+    *result = call_shaped(d, args, (const JgArgShapes *)(uintptr_t)op->imm);
     return true;
 }
 
@@ -514,6 +516,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         jg_bta_print(dump_out(d), d->bta->portal);
     if (options->engine != JG_ENGINE_GRAPHS) {
         JgPeOptions pe_options = {.no_virtuals = options->no_virtuals,
+                                  .no_value_args = options->no_value_args,
                                   .verify = d->verify,
                                   .on_exit = pe_exit_told,
                                   .on_exit_ctx = d,
@@ -573,7 +576,7 @@ bool jg_driver_idle(const JgDriver *d)
 
 /* The residual graph of the portal call `args` (its green arguments),
  * specialized now if it is new. */
-static JgResidual *specialize(JgDriver *d, const uint64_t *args)
+static JgResidual *specialize(JgDriver *d, const uint64_t *args, const JgArgShapes *shapes)
 {
     char err[512];
     /* tiered: the first compilation is next; LLVM starts on another thread
@@ -581,7 +584,7 @@ static JgResidual *specialize(JgDriver *d, const uint64_t *args)
      * the baseline tier runs first */
     if (!d->baseline)
         jg_driver_prepare(d);
-    JgResidual *r = jg_pe_specialize(d->pe, args, err, sizeof err);
+    JgResidual *r = jg_pe_specialize(d->pe, args, shapes, err, sizeof err);
     if (!r)
         fatal("partial evaluation failed", err);
     if (d->options.engine == JG_ENGINE_JIT && !d->baseline && !d->llvm &&
@@ -634,11 +637,18 @@ static uint64_t run_residual(JgDriver *d, JgResidual *r, const uint64_t *args)
     return jg_eval(&d->ev, r->graph, red);
 }
 
-uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
+/* A portal call whose red arguments travel as `shapes` says (the call op's
+ * imm; NULL from the host and from the interpreter's graphs). */
+static uint64_t call_shaped(JgDriver *d, const uint64_t *args, const JgArgShapes *shapes)
 {
     if (d->options.engine == JG_ENGINE_GRAPHS)
         return jg_eval(&d->ev, d->module->portal, args);
-    return run_residual(d, specialize(d, args), args);
+    return run_residual(d, specialize(d, args, shapes), args);
+}
+
+uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
+{
+    return call_shaped(d, args, NULL);
 }
 
 /* A portal call from compiled code: a site whose green arguments are
@@ -647,7 +657,7 @@ static uint64_t call_from_site(JgDriver *d, const uint64_t *args, JgPortalSite *
 {
     JgResidual *r = site ? site->host : NULL;
     if (!r) {
-        r = specialize(d, args);
+        r = specialize(d, args, site ? site->arg_shapes : NULL);
         uint64_t greens = d->bta->portal_green_params;
         if (site && d->module->portal->nparams <= 64 && (greens & ~site->constant) == 0)
             site->host = r;

@@ -278,6 +278,7 @@ static uint32_t annotation_flag(const char *s, size_t len)
         {"jitgen.elidable", JG_FLAG_ELIDABLE},
         {"jitgen.dont_look_inside", JG_FLAG_DONT_LOOK_INSIDE},
         {"jitgen.allocator", JG_FLAG_ALLOCATOR},
+        {"jitgen.value_allocator", JG_FLAG_ALLOCATOR | JG_FLAG_VALUE},
         {"jitgen.portal", JG_FLAG_PORTAL},
     };
     while (len && s[len - 1] == '\0') /* the string constant includes its NUL */

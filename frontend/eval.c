@@ -341,7 +341,7 @@ static __attribute__((noinline)) uint64_t do_call(JgEvaluator *ev, const JgGraph
     if (!fn && callee)
         fn = callee->native;
     uint64_t r = 0;
-    if (!ev->hook || !ev->hook(ev->hook_ctx, ev, callee, fn, n, argv, &r)) {
+    if (!ev->hook || !ev->hook(ev->hook_ctx, ev, op, callee, fn, n, argv, &r)) {
         if (callee && has_body(callee)) {
             if (n != callee->nparams)
                 eval_bug(g, block, "%" PRIu32 " arguments to %s, which takes %" PRIu32, n,

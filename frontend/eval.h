@@ -12,8 +12,8 @@ typedef struct JgEvaluator JgEvaluator;
 
 /* Lets a host take over some calls (e.g. portal calls under a JIT engine).
  * Returns true when it handled the call and wrote the result bits. */
-typedef bool (*JgCallHook)(void *ctx, JgEvaluator *ev, const JgGraph *callee, void *native,
-                           uint32_t nargs, const uint64_t *args, uint64_t *result);
+typedef bool (*JgCallHook)(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGraph *callee,
+                           void *native, uint32_t nargs, const uint64_t *args, uint64_t *result);
 
 /* Memory for ALLOCA op `op` of `block` (`size` bytes, zeroed by the
  * evaluator), when a host runs blocks one at a time (jg_eval_block). */

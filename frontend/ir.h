@@ -206,6 +206,8 @@ enum JgGraphFlags {
     JG_FLAG_EXTERNAL = 1u << 5, /* declaration only: no blocks, call natively */
     JG_FLAG_RESIDUAL = 1u << 6, /* built by the partial evaluator: values may be used in
                                    any block their definition dominates */
+    JG_FLAG_VALUE = 1u << 7,    /* an allocator of values (JIT_VALUE_ALLOCATOR): objects
+                                   that may be copied */
 };
 
 /* A function: block 0 is the entry; its parameters are the function's. */

@@ -19,6 +19,9 @@ typedef struct JgPortalSite {
     void *direct;
     const uint32_t *red_index;
     uint32_t nred;
+    /* the call op's `imm`: how it passes its arguments, for the host (the
+     * partial evaluator's JgArgShapes; NULL: each as it is) */
+    const void *arg_shapes;
 } JgPortalSite;
 
 #endif

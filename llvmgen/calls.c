@@ -136,6 +136,7 @@ static bool portal_call(LgMethod *m, const JgOp *op)
         return lg_fail(m, "out of memory");
     site->next = llvm->portal_sites;
     llvm->portal_sites = site;
+    site->arg_shapes = (const void *)(uintptr_t)op->imm;
     for (uint32_t i = 0; i < n && i < 64; i++)
         if (jg_is_const(m->g, op->args[i + 1]))
             site->constant |= (uint64_t)1 << i;

@@ -169,8 +169,8 @@ static void *alloca_memory(void *ctx, uint32_t block, uint32_t op, size_t size)
 }
 
 /* Portal calls go where compiled code sends them. */
-static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void *native,
-                        uint32_t nargs, const uint64_t *args, uint64_t *result)
+static bool portal_hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGraph *callee,
+                        void *native, uint32_t nargs, const uint64_t *args, uint64_t *result)
 {
     (void)ev;
     (void)native;
@@ -180,7 +180,10 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void 
         return false;
     if (!llvm->options.portal_call)
         lg_fatal("a portal call, but the options have no portal_call function");
-    *result = llvm->options.portal_call(llvm->options.portal_ctx, args, NULL);
+    /* a site of this call only: the host learns how it passes its
+     * arguments, and what it keeps there is dropped */
+    JgPortalSite site = {.arg_shapes = (const void *)(uintptr_t)op->imm};
+    *result = llvm->options.portal_call(llvm->options.portal_ctx, args, &site);
     return true;
 }
 

@@ -79,32 +79,35 @@ const char *jg_pe_error(const JgPe *pe)
 
 /* Every call of compiled code goes through here: residuals are found by a
  * hash of their green arguments. */
-static uint64_t key_hash(const JgPe *pe, const uint64_t *args)
+static uint64_t key_hash(const JgPe *pe, const uint64_t *args, const JgArgShapes *shapes)
 {
-    uint64_t h = 0x9e3779b97f4a7c15u;
+    uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)shapes;
     for (uint32_t i = 0; i < pe->ngreen; i++)
         h = (h ^ args[pe->green_index[i]]) * 0x100000001b3u;
     return h ^ (h >> 29);
 }
 
-static bool same_key(const JgPe *pe, const JgResidual *r, const uint64_t *args)
+static bool same_key(const JgPe *pe, const JgResidual *r, const uint64_t *args,
+                     const JgArgShapes *shapes)
 {
+    if (r->arg_shapes != shapes)
+        return false;
     for (uint32_t i = 0; i < pe->ngreen; i++)
         if (r->green_args[pe->green_index[i]] != args[pe->green_index[i]])
             return false;
     return true;
 }
 
-static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
+static JgResidual *find_residual(JgPe *pe, const uint64_t *args, const JgArgShapes *shapes)
 {
-    if (pe->last && same_key(pe, pe->last, args))
+    if (pe->last && same_key(pe, pe->last, args, shapes))
         return pe->last;
     if (!pe->by_key_cap)
         return NULL;
     uint32_t m = pe->by_key_cap - 1;
-    for (uint32_t i = (uint32_t)key_hash(pe, args) & m;; i = (i + 1) & m) {
+    for (uint32_t i = (uint32_t)key_hash(pe, args, shapes) & m;; i = (i + 1) & m) {
         JgResidual *r = pe->by_key[i];
-        if (!r || same_key(pe, r, args))
+        if (!r || same_key(pe, r, args, shapes))
             return r ? (pe->last = r) : NULL;
     }
 }
@@ -112,7 +115,7 @@ static JgResidual *find_residual(JgPe *pe, const uint64_t *args)
 /* Puts `r` in the first free slot of its probe sequence in `table`. */
 static void place_residual(const JgPe *pe, JgResidual **table, uint32_t cap, JgResidual *r)
 {
-    uint32_t j = (uint32_t)key_hash(pe, r->green_args) & (cap - 1);
+    uint32_t j = (uint32_t)key_hash(pe, r->green_args, r->arg_shapes) & (cap - 1);
     while (table[j])
         j = (j + 1) & (cap - 1);
     table[j] = r;
@@ -138,7 +141,7 @@ static bool index_residual(JgPe *pe, JgResidual *r)
 }
 
 /* A new residual graph: its parameters are the portal's red parameters. */
-static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
+static JgResidual *new_residual(JgPe *pe, const uint64_t *args, const JgArgShapes *shapes)
 {
     const JgGraph *portal = pe->module->portal;
     uint64_t greens = pe->bta->portal_green_params;
@@ -166,6 +169,7 @@ static JgResidual *new_residual(JgPe *pe, const uint64_t *args)
     r->green_args = jg_arena_alloc(arena, sizeof(uint64_t) * (portal->nparams + 1));
     for (uint32_t i = 0; i < portal->nparams; i++)
         r->green_args[i] = (i < 64 && (greens >> i & 1)) ? args[i] : 0;
+    r->arg_shapes = shapes;
     if (!index_residual(pe, r)) {
         jg_arena_free(arena);
         free(arena);
@@ -192,6 +196,8 @@ void jg_pe_set_exit_evaluator(JgPe *pe, JgEvaluator *ev)
 static bool compile_from(JgPe *pe, uint32_t first, State *s)
 {
     State *start = state_copy(pe, s);
+    /* ops already in `first` (value arguments' conversions) stay */
+    uint32_t kept_ops = pe->rg->blocks.items[first].ops.count;
     pe->failed = false;
     pe->budget_left = pe->options.budget_ops ? pe->options.budget_ops : 1000000;
     if (pe_admits(pe)) {
@@ -221,7 +227,7 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     memcpy(reason, pe->error, sizeof reason);
     rg->blocks.count = first + 1;
     JgBlock *b = &rg->blocks.items[first];
-    b->ops.count = 0;
+    b->ops.count = kept_ops;
     b->term = (JgTerm){.kind = JG_TERM_NONE};
     merge_forget_from(pe, first + 1);
     pe->failed = false;
@@ -235,13 +241,14 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     return !pe->failed;
 }
 
-JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t errsize)
+JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *shapes, char *err,
+                             size_t errsize)
 {
-    JgResidual *r = find_residual(pe, args);
+    JgResidual *r = find_residual(pe, args, shapes);
     if (r)
         return r;
     double t0 = now_ms();
-    r = new_residual(pe, args);
+    r = new_residual(pe, args, shapes);
     if (!r) {
         snprintf(err, errsize, "out of memory");
         return NULL;
@@ -258,10 +265,14 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, char *err, size_t e
     uint32_t red = 0;
     for (uint32_t i = 0; i < portal->nparams; i++) {
         JgType t = (JgType)portal->param_types[i];
-        if (i < 64 && (greens >> i & 1))
+        if (i < 64 && (greens >> i & 1)) {
             av_set(f, entry->params[i], av_const(t, args[i]));
-        else
-            av_set(f, entry->params[i], av_var(t, r->graph->blocks.items[0].params[red++]));
+            continue;
+        }
+        JgVal param = r->graph->blocks.items[0].params[red++];
+        av_set(f, entry->params[i],
+               value_args_passed(shapes, i) ? value_args_receive(pe, shapes, i, param)
+                                            : av_var(t, param));
     }
     bool ok = compile_from(pe, 0, s);
     pe->stats.ms += now_ms() - t0;

@@ -26,6 +26,7 @@ typedef struct JgPeOptions {
     unsigned max_portal_inline;   /* nested inlined portal calls (0: default 4) */
     unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
+    bool no_value_args;           /* ablation: portal calls pass every argument as it is */
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
     bool verify;                  /* check the graph after every compilation (pe.c) */
@@ -56,11 +57,18 @@ typedef struct JgPeStats {
 
 typedef struct JgPe JgPe;
 
+/* How a residual portal call passes its red arguments (pe/value_args.c):
+ * interned, so equal shapes are one pointer. A residual CALL of the portal
+ * carries its shapes in JgOp.imm (0: every argument as it is); a host
+ * passes them back to jg_pe_specialize with the call's arguments. */
+typedef struct JgArgShapes JgArgShapes;
+
 /* A residual graph for one green key of the portal. Its parameters are the
  * portal's red parameters, in order. It grows when flexswitches miss. */
 typedef struct JgResidual {
     JgGraph *graph;
     uint64_t *green_args;      /* the key: one value per portal parameter (red ones 0) */
+    const JgArgShapes *arg_shapes; /* and how its callers pass the red ones */
     uint32_t nblocks_compiled; /* blocks handed to a backend so far */
     /* compilations: the first block of each (blocks of compilation i are
      * [starts[i], starts[i + 1]) or up to the end); a backend makes one
@@ -75,9 +83,11 @@ JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options);
 void jg_pe_free(JgPe *pe);
 
 /* The residual graph for the portal with these arguments (values of the
- * green parameters are used, red ones ignored): found in the cache, or
- * specialized now. NULL with a message in `err` on failure. */
-JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *portal_args, char *err, size_t errsize);
+ * green parameters are used, red ones ignored) passed as `shapes` says
+ * (NULL: all as they are): found in the cache, or specialized now. NULL
+ * with a message in `err` on failure. */
+JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *portal_args, const JgArgShapes *shapes,
+                             char *err, size_t errsize);
 
 /* The flexswitch miss callback (JgFlexMissFn) every flexswitch the partial
  * evaluator emits uses. */

@@ -148,6 +148,8 @@ struct JgPe {
     uint32_t by_key_cap, nresiduals;
     JgResidual *last;      /* the one found last (recursion calls the same key again) */
     uint8_t green_index[64]; /* the portal's green parameters */
+    struct ValueShape *value_shapes; /* interned (pe/value_args.c) */
+    JgArgShapes *arg_shapes;         /* interned (pe/value_args.c) */
     uint32_t ngreen;
     /* the compilation in progress */
     JgResidual *current;
@@ -233,6 +235,18 @@ void merge_forget_from(JgPe *pe, uint32_t first);
 void pe_emit_exit(JgPe *pe, State *s, uint32_t block, const char *reason);
 /* Whether the residual graph can exit (its result fits an integer). */
 bool pe_can_exit(const JgPe *pe);
+
+/* ---- value arguments of portal calls (pe/value_args.c) ---- */
+/* For a residual call `op` of the portal: sets args[i + 1] of every red
+ * argument that travels by value to its word, and returns the call's
+ * shapes (NULL: every argument as it is; the caller residualizes those). */
+const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Frame *f,
+                                   const JgOp *op, JgVal *args);
+/* Whether portal argument `i` travels by value under `shapes`. */
+bool value_args_passed(const JgArgShapes *shapes, uint32_t i);
+/* The virtual object a callee rebuilds from parameter `param` (its
+ * conversion, if any, emitted into block 0). */
+Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param);
 
 /* ---- the main loop (pe/specialize.c) ---- */
 /* Interpreter operations between two questions to JgPeOptions.admit. */

@@ -317,10 +317,15 @@ static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const J
     } else {
         args[0] = residualize(pe, s, *block, target);
     }
+    const JgArgShapes *shapes = NULL;
+    if (callee && (callee->flags & JG_FLAG_PORTAL))
+        shapes = value_args_pass(pe, s, *block, f, op, args);
     for (uint32_t i = 1; i < op->nargs; i++)
-        args[i] = residualize(pe, s, *block, get(f, op->args[i]));
+        if (!value_args_passed(shapes, i - 1))
+            args[i] = residualize(pe, s, *block, get(f, op->args[i]));
     JgVal r = emit_op(pe, *block, JG_OP_CALL, (JgType)op->type, op->nargs, args);
     JgOp *e = jg_last_op(pe->rg, *block);
+    e->imm = (int64_t)(uintptr_t)shapes;
     e->callee = (JgGraph *)callee;
     e->line = op->line;
     if (!callee || !(callee->flags & JG_FLAG_ELIDABLE))

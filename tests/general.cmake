@@ -32,3 +32,8 @@ endif()
 # from objects of other kinds (tests/e2e/hand_over_stores.sh).
 add_test(NAME e2e_hand_over_stores
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/hand_over_stores.sh ${JITGEN_TLC})
+
+# Integers passed by value in calls between compiled graphs, and boxed again
+# under --no-value-args (tests/e2e/value_args.sh).
+add_test(NAME e2e_value_args
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/value_args.sh ${JITGEN_TLC})

@@ -60,19 +60,29 @@ JgDriver *tlc_engines_driver(void)
 }
 
 /* Runs the portal tlc_resume through the driver. */
-static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                                TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                                 int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
-    uint64_t slots[7] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,    (uint64_t)(uintptr_t)args,
-                         (uint64_t)nargs,           (uint64_t)depth, (uint64_t)(uintptr_t)saved,
-                         (uint64_t)nsaved};
+    uint64_t slots[11] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,
+                          (uint64_t)(uintptr_t)arg0, (uint64_t)(uintptr_t)arg1,
+                          (uint64_t)(uintptr_t)arg2, (uint64_t)(uintptr_t)arg3,
+                          (uint64_t)(uintptr_t)args, (uint64_t)nargs,
+                          (uint64_t)depth,           (uint64_t)(uintptr_t)saved,
+                          (uint64_t)nsaved};
     return (TlcObject *)(uintptr_t)jg_driver_call(tlc_engines_driver(), slots);
 }
 
 TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
                            int64_t depth)
 {
-    return resume_driver(code, pc, args, nargs, depth, NULL, 0);
+    if (nargs > TLC_DIRECT_ARGS)
+        return resume_driver(code, pc, NULL, NULL, NULL, NULL, args, nargs, depth, NULL, 0);
+    TlcObject *direct[TLC_DIRECT_ARGS] = {NULL};
+    for (int64_t i = 0; i < nargs; i++)
+        direct[i] = args[i];
+    return resume_driver(code, pc, direct[0], direct[1], direct[2], direct[3], NULL, nargs, depth,
+                         NULL, 0);
 }
 
 void tlc_engines_tier(int64_t threshold)

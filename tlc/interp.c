@@ -36,7 +36,8 @@ static inline TlcObject *take(TlcObject **slot)
 #ifdef JITGEN_ANALYSIS
 /* the JIT sees neither the counting nor the hand-over */
 #define TIER_LOOP(offset)
-#define CALL_FRAME tlc_eval
+#define CALL_FRAME(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth)                           \
+    tlc_resume(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, NULL, 0)
 #else
 TlcTier tlc_tier;
 
@@ -45,21 +46,23 @@ TlcTier tlc_tier;
 #define TIER_LOOP(offset)                                                                          \
     do {                                                                                           \
         if ((offset) < 0 && tlc_tier.threshold && ++backedges >= tlc_tier.threshold)               \
-            return tlc_tier.enter(code, pc, args, nargs, depth, stack, sp);                        \
+            return tlc_tier.enter(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, stack,     \
+                                  sp);                                                             \
     } while (0)
 
 /* A called frame runs in the native interpreter until the process has made
  * `threshold` calls; from then on through the JIT. */
-static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                             TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                              int64_t depth)
 {
     if (tlc_tier.threshold) {
         if (tlc_tier.calls < tlc_tier.threshold)
             tlc_tier.calls++;
         if (tlc_tier.calls >= tlc_tier.threshold)
-            return tlc_tier.enter(code, pc, args, nargs, depth, NULL, 0);
+            return tlc_tier.enter(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, NULL, 0);
     }
-    return tlc_eval(code, pc, args, nargs, depth);
+    return tlc_resume(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, NULL, 0);
 }
 #define CALL_FRAME call_frame
 #endif
@@ -71,16 +74,26 @@ static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject **args, 
 
 TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs, int64_t depth)
 {
-    return tlc_resume(code, pc, args, nargs, depth, NULL, 0);
+    if (nargs > TLC_DIRECT_ARGS)
+        return tlc_resume(code, pc, NULL, NULL, NULL, NULL, args, nargs, depth, NULL, 0);
+    TlcObject *direct[TLC_DIRECT_ARGS] = {NULL};
+    for (int64_t i = 0; i < nargs; i++)
+        direct[i] = args[i];
+    return tlc_resume(code, pc, direct[0], direct[1], direct[2], direct[3], NULL, nargs, depth,
+                      NULL, 0);
 }
 
-JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                                 TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                                  int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
     code = jit_deepfreeze(code);
     /* a call's argument count is the constant of its SEND or CALL: green,
-     * PUSHARGN's bound check is decided when specializing */
+     * PUSHARGN's bound check is decided when specializing, and so is where
+     * the arguments are */
     nargs = jit_concrete(nargs);
+    TlcObject *direct[TLC_DIRECT_ARGS] = {arg0, arg1, arg2, arg3};
+    TlcObject *const *argv_in = nargs > TLC_DIRECT_ARGS ? args : direct;
     TlcObject *stack[TLC_STACK_CAPACITY];
     TlcObject *callargs[TLC_MAX_CALL_ARGS];
     /* the arguments of a call with few of them: when a call escapes to
@@ -223,9 +236,8 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             int64_t offset = OPERAND_I8();
             if (depth > TLC_MAX_NESTED_CALLS)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "more than 1000 nested calls");
-            fewargs[0] = (TlcObject *)&tlc_int_zero.base;
-            TlcObject *r = CALL_FRAME(code, pc + offset, fewargs, 1, depth + 1);
-            fewargs[0] = NULL;
+            TlcObject *r = CALL_FRAME(code, pc + offset, (TlcObject *)&tlc_int_zero.base, NULL,
+                                      NULL, NULL, NULL, 1, depth + 1);
             if (r) {
                 ROOM(1);
                 PUSH(r);
@@ -236,14 +248,14 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
             goto done;
         case TLC_OP_PUSHARG:
             ROOM(1);
-            PUSH(args[0]);
+            PUSH(argv_in[0]);
             break;
         case TLC_OP_PUSHARGN: {
             int64_t n = OPERAND_I8();
             if (n < 0 || n >= nargs)
                 tlc_raise_index(op, at, n, "argument");
             ROOM(1);
-            PUSH(args[n]);
+            PUSH(argv_in[n]);
             break;
         }
         case TLC_OP_NIL:
@@ -302,13 +314,22 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
                 tlc_raise_attribute(op, at, name, 1);
             if (depth > TLC_MAX_NESTED_CALLS)
                 tlc_raise(TLC_ERR_RECURSION, op, at, "more than 1000 nested calls");
-            TlcObject **argv = argc < TLC_FEW_CALL_ARGS ? fewargs : callargs;
-            for (int64_t i = 0; i <= argc; i++)
-                argv[i] = take(&stack[sp - argc - 1 + i]);
-            sp -= argc + 1;
-            TlcObject *r = CALL_FRAME(code, entry, argv, argc + 1, depth + 1);
-            for (int64_t i = 0; i <= argc; i++)
-                argv[i] = NULL;
+            TlcObject *r;
+            if (argc < TLC_DIRECT_ARGS) {
+                TlcObject *a[TLC_DIRECT_ARGS] = {NULL};
+                for (int64_t i = 0; i <= argc; i++)
+                    a[i] = take(&stack[sp - argc - 1 + i]);
+                sp -= argc + 1;
+                r = CALL_FRAME(code, entry, a[0], a[1], a[2], a[3], NULL, argc + 1, depth + 1);
+            } else {
+                TlcObject **argv = argc < TLC_FEW_CALL_ARGS ? fewargs : callargs;
+                for (int64_t i = 0; i <= argc; i++)
+                    argv[i] = take(&stack[sp - argc - 1 + i]);
+                sp -= argc + 1;
+                r = CALL_FRAME(code, entry, NULL, NULL, NULL, NULL, argv, argc + 1, depth + 1);
+                for (int64_t i = 0; i <= argc; i++)
+                    argv[i] = NULL;
+            }
             if (r)
                 PUSH(r);
             break;

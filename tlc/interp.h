@@ -11,6 +11,7 @@
 #define TLC_MAX_NESTED_CALLS 1000
 #define TLC_MAX_CALL_ARGS 256 /* receiver + up to 255 SEND arguments */
 #define TLC_FEW_CALL_ARGS 8   /* calls with fewer arguments use a small array */
+#define TLC_DIRECT_ARGS 4     /* frames with at most this many take them one by one */
 
 /* A program prepared for running: everything the interpreter reads, never
  * changed while it runs (the portal deep-freezes it). */
@@ -22,7 +23,7 @@ typedef struct TlcCode {
     const char *const *strings;    /* the string pool */
 } TlcCode;
 
-/* The integer 0 passed as the argument vector of CALL: a constant, so calls
+/* The integer 0 passed as the argument of CALL: a constant, so calls
  * allocate nothing. */
 extern const TlcInt tlc_int_zero;
 
@@ -38,8 +39,16 @@ TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t n
  * interpreter started hands itself over to the JIT this way in the middle
  * of a loop (tiered execution, below): `pc` is where it stands, `saved` its
  * stack. `nsaved` is part of the specialization key, so the JIT copies the
- * saved values into its virtual stack one by one. */
-JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+ * saved values into its virtual stack one by one.
+ *
+ * A frame of at most TLC_DIRECT_ARGS arguments takes them in `arg0`..,
+ * the others NULL, and `args` is NULL; a frame of more takes them all in
+ * `args`. Arguments passed one by one are the portal's own parameters: a
+ * call in compiled code can pass an integer the partial evaluator knows as
+ * its value rather than as a box (docs/architecture.md, "Value
+ * arguments"), where an array would have to hold the box. */
+JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                                 TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                                  int64_t depth, TlcObject *const *saved, int64_t nsaved);
 
 /* Tiered execution, for the native interpreter only (the JIT never sees
@@ -49,7 +58,8 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject **ar
  * instead. `threshold` 0 turns it off. */
 typedef struct TlcTier {
     int64_t threshold;
-    TlcObject *(*enter)(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
+    TlcObject *(*enter)(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                        TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                         int64_t depth, TlcObject *const *saved, int64_t nsaved);
     int64_t calls; /* frames called so far, up to `threshold` */
 } TlcTier;

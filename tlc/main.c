@@ -88,6 +88,7 @@ const char tlc_run_options_help[] =
     "                   from the start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
+    "  --no-value-args  ablation: calls in compiled code pass integers boxed\n"
     "  --max-heap=SIZE  the heap's limit (bytes, or with a suffix K, M, G; at least\n"
     "                   1M): an allocation past it is a MemoryError. Default: half\n"
     "                   of the physical memory\n"
@@ -100,7 +101,8 @@ const char tlc_run_options_help[] =
 static TlcUsage run_usage = {
     "usage: tlc run [--engine=ENGINE] [--dump=LIST] [--llvm-opt=OL] [--target=TRIPLE]\n"
     "               [--jit-threshold=T] [--tier-up=MS] [--dot FILE] [--no-virtuals]\n"
-    "               [--max-heap=SIZE] [--max-jit-memory=SIZE] [--stats] FILE [N]\n"
+    "               [--no-value-args] [--max-heap=SIZE] [--max-jit-memory=SIZE] [--stats]\n"
+    "               FILE [N]\n"
     "\n"
     "Runs FILE (.tlcb, or .tlc assembled in memory) with the integer input N\n"
     "(default 0). Prints the program's output, then its result (if any) on its own\n"
@@ -432,6 +434,8 @@ enum TlcOptionParse tlc_parse_run_option(TlcRunOptions *o, int argc, char **argv
         o->driver.dumps |= bits;
     } else if (strcmp(a, "--no-virtuals") == 0) {
         o->driver.no_virtuals = true;
+    } else if (strcmp(a, "--no-value-args") == 0) {
+        o->driver.no_value_args = true;
     } else if (strncmp(a, "--llvm-opt=", 11) == 0) {
         const char *level = a + 11;
         bool adaptive = strcmp(level, "auto") == 0;

@@ -111,8 +111,10 @@ JIT_ALLOCATOR void *tlc_alloc(uint64_t size, TlcSite site);
 /* The same for objects that hold no pointers into the GC heap (integers):
  * the collector neither scans them nor clears whole blocks for them. The
  * memory is still zero-filled, as the partial evaluator assumes of every
- * allocator. */
-JIT_ALLOCATOR void *tlc_alloc_atomic(uint64_t size, TlcSite site);
+ * allocator. Its objects are values: written only by their constructor
+ * (tlc_int_new) and compared by value (EQ on integers), never by address,
+ * so the JIT may pass a copy of one rather than a pointer to it. */
+JIT_VALUE_ALLOCATOR void *tlc_alloc_atomic(uint64_t size, TlcSite site);
 
 /* Allocations made so far (reported as run.allocations). */
 extern uint64_t tlc_allocations;

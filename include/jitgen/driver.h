@@ -39,6 +39,7 @@ typedef struct JgDriverOptions {
     unsigned dumps;   /* JgDump bits */
     FILE *dump_out;   /* default stderr */
     bool no_virtuals; /* ablation */
+    bool no_value_args; /* ablation: portal calls pass every argument as it is */
     int llvm_opt;     /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
                          methods with loops, none for the others */
     bool llvm_opt_set;

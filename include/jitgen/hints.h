@@ -33,6 +33,10 @@ void *jit_forget_ptr(const void *x);
 #define JIT_ELIDABLE __attribute__((annotate("jitgen.elidable"), noinline))
 #define JIT_DONT_LOOK_INSIDE __attribute__((annotate("jitgen.dont_look_inside"), noinline))
 #define JIT_ALLOCATOR __attribute__((annotate("jitgen.allocator"), noinline))
+/* An allocator of values: the interpreter writes an object's fields only
+ * before the object is first passed anywhere and never compares its
+ * address, so the JIT may copy it (pass its fields instead of a pointer). */
+#define JIT_VALUE_ALLOCATOR __attribute__((annotate("jitgen.value_allocator"), noinline))
 #define JIT_PORTAL __attribute__((annotate("jitgen.portal"), noinline))
 
 #else
@@ -72,6 +76,7 @@ static inline void *jit_forget_ptr(const void *x)
 #define JIT_ELIDABLE
 #define JIT_DONT_LOOK_INSIDE
 #define JIT_ALLOCATOR
+#define JIT_VALUE_ALLOCATOR
 #define JIT_PORTAL
 
 #endif

@@ -69,10 +69,10 @@ static void test_tlc_portal_colors(void **state)
     JgBta *bta = jg_bta_new(m, err, sizeof err);
     if (!bta)
         fail_msg("bta: %s", err);
-    /* tlc_resume(code, pc, args, nargs, depth, saved, nsaved): code, pc,
-     * nargs and nsaved green (the depth of the stack handed over), the rest
-     * red */
-    assert_int_equal(bta->portal_green_params, 0x4b);
+    /* tlc_resume(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth,
+     * saved, nsaved): code, pc, nargs and nsaved green (the depth of the
+     * stack handed over), the rest red */
+    assert_int_equal(bta->portal_green_params, 0x483);
     const JgBtaVariant *v = bta->portal;
     const JgGraph *g = v->graph;
     /* the opcode (the jit_concrete result) and every promoted value are green */

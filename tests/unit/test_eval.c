@@ -738,11 +738,12 @@ typedef struct HookLog {
     int handled;
 } HookLog;
 
-static bool hook(void *ctx, JgEvaluator *ev, const JgGraph *callee, void *native, uint32_t nargs,
-                 const uint64_t *args, uint64_t *result)
+static bool hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGraph *callee, void *native,
+                 uint32_t nargs, const uint64_t *args, uint64_t *result)
 {
     (void)ev;
     (void)native;
+    assert_int_equal(op->opcode, JG_OP_CALL);
     HookLog *log = ctx;
     log->calls++;
     if (callee != log->target)
