@@ -76,13 +76,7 @@ static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject *arg0
 TlcObject *tlc_eval_driver(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs,
                            int64_t depth)
 {
-    if (nargs > TLC_DIRECT_ARGS)
-        return resume_driver(code, pc, NULL, NULL, NULL, NULL, args, nargs, depth, NULL, 0);
-    TlcObject *direct[TLC_DIRECT_ARGS] = {NULL};
-    for (int64_t i = 0; i < nargs; i++)
-        direct[i] = args[i];
-    return resume_driver(code, pc, direct[0], direct[1], direct[2], direct[3], NULL, nargs, depth,
-                         NULL, 0);
+    return tlc_frame_from_array(resume_driver, code, pc, args, nargs, depth);
 }
 
 void tlc_engines_tier(int64_t threshold)

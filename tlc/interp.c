@@ -72,15 +72,20 @@ static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject *arg0, T
 #define OPERAND_I8() ((int8_t)code->bytes[pc++])
 #define OPERAND_U8() (code->bytes[pc++])
 
-TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs, int64_t depth)
+TlcObject *tlc_frame_from_array(TlcFrameFn *frame, const TlcCode *code, int64_t pc,
+                                TlcObject **args, int64_t nargs, int64_t depth)
 {
     if (nargs > TLC_DIRECT_ARGS)
-        return tlc_resume(code, pc, NULL, NULL, NULL, NULL, args, nargs, depth, NULL, 0);
+        return frame(code, pc, NULL, NULL, NULL, NULL, args, nargs, depth, NULL, 0);
     TlcObject *direct[TLC_DIRECT_ARGS] = {NULL};
     for (int64_t i = 0; i < nargs; i++)
         direct[i] = args[i];
-    return tlc_resume(code, pc, direct[0], direct[1], direct[2], direct[3], NULL, nargs, depth,
-                      NULL, 0);
+    return frame(code, pc, direct[0], direct[1], direct[2], direct[3], NULL, nargs, depth, NULL, 0);
+}
+
+TlcObject *tlc_eval(const TlcCode *code, int64_t pc, TlcObject **args, int64_t nargs, int64_t depth)
+{
+    return tlc_frame_from_array(tlc_resume, code, pc, args, nargs, depth);
 }
 
 JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,

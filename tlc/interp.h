@@ -51,6 +51,16 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg
                                  TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                                  int64_t depth, TlcObject *const *saved, int64_t nsaved);
 
+/* A portal's signature: tlc_resume's, or a host's that runs it. */
+typedef TlcObject *TlcFrameFn(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
+                              TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
+                              int64_t depth, TlcObject *const *saved, int64_t nsaved);
+
+/* Runs `frame` with an empty stack on the `nargs` arguments at `args`,
+ * passed as the portal takes them (one by one up to TLC_DIRECT_ARGS). */
+TlcObject *tlc_frame_from_array(TlcFrameFn *frame, const TlcCode *code, int64_t pc,
+                                TlcObject **args, int64_t nargs, int64_t depth);
+
 /* Tiered execution, for the native interpreter only (the JIT never sees
  * it): a frame counts its backward jumps, the process its calls; when a
  * count reaches `threshold`, the rest of the frame (from the head of its
@@ -58,9 +68,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg
  * instead. `threshold` 0 turns it off. */
 typedef struct TlcTier {
     int64_t threshold;
-    TlcObject *(*enter)(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
-                        TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
-                        int64_t depth, TlcObject *const *saved, int64_t nsaved);
+    TlcFrameFn *enter;
     int64_t calls; /* frames called so far, up to `threshold` */
 } TlcTier;
 
