@@ -78,7 +78,7 @@ const char *jg_pe_error(const JgPe *pe)
 }
 
 /* Every call of compiled code goes through here: residuals are found by a
- * hash of their green arguments. */
+ * hash of their green arguments and the shapes of their value arguments. */
 static uint64_t key_hash(const JgPe *pe, const uint64_t *args, const JgArgShapes *shapes)
 {
     uint64_t h = 0x9e3779b97f4a7c15u ^ (uint64_t)(uintptr_t)shapes;
