@@ -556,17 +556,11 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             bl_cg_fail(c, "a portal call, but the options have no portal_call function");
             return;
         }
-        JgPortalSite *site = calloc(1, sizeof *site);
+        JgPortalSite *site = jg_portal_site_new(c->g, op, &c->bg->portal_sites);
         if (!site) {
             bl_cg_fail(c, "out of memory");
             return;
         }
-        site->next = c->bg->portal_sites;
-        c->bg->portal_sites = site;
-        site->arg_shapes = (const void *)(uintptr_t)op->imm;
-        for (uint32_t i = 0; i < n && i < 64; i++)
-            if (jg_is_const(c->g, op->args[i + 1]))
-                site->constant |= (uint64_t)1 << i;
         /* a site the host bound to a graph of this backend calls it
          * directly (bl_call_direct), the others through the host */
         spill_args(c, op);

@@ -1,6 +1,9 @@
 #include "ir.h"
 
+#include <stdlib.h>
 #include <string.h>
+
+#include "portal_site.h"
 
 static const char *const type_names[] = {"void", "i1",  "i8",  "i16", "i32",
                                          "i64",  "ptr", "f32", "f64"};
@@ -254,4 +257,18 @@ void jg_set_return(JgGraph *g, uint32_t block, JgVal value)
 void jg_set_unreachable(JgGraph *g, uint32_t block)
 {
     set_term(g, block, JG_TERM_UNREACHABLE, 0, 0, NULL);
+}
+
+JgPortalSite *jg_portal_site_new(const JgGraph *g, const JgOp *op, JgPortalSite **list)
+{
+    JgPortalSite *site = calloc(1, sizeof *site);
+    if (!site)
+        return NULL;
+    site->next = *list;
+    *list = site;
+    site->arg_shapes = (const void *)(uintptr_t)op->imm;
+    for (uint32_t i = 0; i + 1 < op->nargs && i < 64; i++)
+        if (jg_is_const(g, op->args[i + 1]))
+            site->constant |= (uint64_t)1 << i;
+    return site;
 }

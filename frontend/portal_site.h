@@ -24,4 +24,13 @@ typedef struct JgPortalSite {
     const void *arg_shapes;
 } JgPortalSite;
 
+struct JgGraph;
+struct JgOp;
+
+/* A new site for portal CALL `op` of graph `g`, pushed on the backend's
+ * `list`: its constant arguments and its argument shapes are the op's.
+ * NULL when out of memory. */
+JgPortalSite *jg_portal_site_new(const struct JgGraph *g, const struct JgOp *op,
+                                 JgPortalSite **list);
+
 #endif

@@ -131,15 +131,9 @@ static bool portal_call(LgMethod *m, const JgOp *op)
     if (!llvm->options.portal_call)
         return lg_fail(m, "a portal call, but the options have no portal_call function");
     uint32_t n = op->nargs - 1;
-    JgPortalSite *site = calloc(1, sizeof *site);
+    JgPortalSite *site = jg_portal_site_new(m->g, op, &llvm->portal_sites);
     if (!site)
         return lg_fail(m, "out of memory");
-    site->next = llvm->portal_sites;
-    llvm->portal_sites = site;
-    site->arg_shapes = (const void *)(uintptr_t)op->imm;
-    for (uint32_t i = 0; i < n && i < 64; i++)
-        if (jg_is_const(m->g, op->args[i + 1]))
-            site->constant |= (uint64_t)1 << i;
     bool can_direct = llvm->options.portal_red_index != NULL;
     for (uint32_t i = 0; can_direct && i < llvm->options.portal_nred; i++)
         can_direct = llvm->options.portal_red_index[i] < n;

@@ -101,9 +101,9 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg
     TlcObject *const *argv_in = nargs > TLC_DIRECT_ARGS ? args : direct;
     TlcObject *stack[TLC_STACK_CAPACITY];
     TlcObject *callargs[TLC_MAX_CALL_ARGS];
-    /* the arguments of a call with few of them: when a call escapes to
-     * compiled code, the array its arguments are in is materialized whole
-     * (and zeroed), 64 bytes rather than 2 KB */
+    /* the arguments of a call with a few more than TLC_DIRECT_ARGS: when a
+     * call escapes to compiled code, the array its arguments are in is
+     * materialized whole (and zeroed), 64 bytes rather than 2 KB */
     TlcObject *fewargs[TLC_FEW_CALL_ARGS];
     int64_t sp = jit_concrete(nsaved);
     for (int64_t i = 0; i < sp; i++)
