@@ -11,7 +11,12 @@
 #include "pe_internal.h"
 
 /* Of one argument. Integer fields are never part of a shape, only pointer
- * fields (type descriptors): shapes grow with the program, not its data. */
+ * fields (type descriptors): shapes grow with the program, not its data.
+ * Nor is the allocation's tag (its site): with it, a callee that forwards
+ * its arguments would be specialized once per combination of its callers'
+ * sites. The callee materializes with the tag of the first call that made
+ * the shape (for TLC: a MemoryError there names an instruction that boxes
+ * integers, not always the one whose box it is). */
 typedef struct ValueShape {
     const JgGraph *allocator;
     int64_t size;
@@ -32,8 +37,8 @@ struct JgArgShapes {
 
 static bool same_value_shape(const ValueShape *a, const ValueShape *b)
 {
-    if (a->allocator != b->allocator || a->size != b->size || a->tag != b->tag ||
-        a->has_tag != b->has_tag || a->word_offset != b->word_offset ||
+    if (a->allocator != b->allocator || a->size != b->size || a->has_tag != b->has_tag ||
+        a->word_offset != b->word_offset ||
         a->word_type != b->word_type || a->nconst != b->nconst)
         return false;
     for (uint32_t i = 0; i < a->nconst; i++)
