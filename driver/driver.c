@@ -130,7 +130,9 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGrap
         return false;
     if (nargs != portal->nparams)
         return false;
-    *result = call_shaped(d, args, (const JgArgShapes *)(uintptr_t)op->imm);
+    *result = call_shaped(d, args, jg_portal_call_shapes(op->imm));
+    if (!(op->imm & JG_PORTAL_CALL_READS_SHAPE))
+        *result = jg_value_result_box(*result);
     return true;
 }
 
@@ -648,7 +650,7 @@ static uint64_t call_shaped(JgDriver *d, const uint64_t *args, const JgArgShapes
 
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
 {
-    return call_shaped(d, args, NULL);
+    return jg_value_result_box(call_shaped(d, args, NULL));
 }
 
 /* A portal call from compiled code: a site whose green arguments are

@@ -266,7 +266,7 @@ JgPortalSite *jg_portal_site_new(const JgGraph *g, const JgOp *op, JgPortalSite 
         return NULL;
     site->next = *list;
     *list = site;
-    site->arg_shapes = (const void *)(uintptr_t)op->imm;
+    site->arg_shapes = jg_portal_call_shapes(op->imm);
     for (uint32_t i = 0; i + 1 < op->nargs && i < 64; i++)
         if (jg_is_const(g, op->args[i + 1]))
             site->constant |= (uint64_t)1 << i;

@@ -19,10 +19,21 @@ typedef struct JgPortalSite {
     void *direct;
     const uint32_t *red_index;
     uint32_t nred;
-    /* the call op's `imm`: how it passes its arguments, for the host (the
-     * partial evaluator's JgArgShapes; NULL: each as it is) */
+    /* how the call passes its arguments, for the host (the partial
+     * evaluator's JgArgShapes, from the op's `imm`; NULL: each as it is) */
     const void *arg_shapes;
 } JgPortalSite;
+
+/* A residual CALL of the portal carries in its `imm` how it passes its
+ * arguments (the partial evaluator's shapes, 8-byte aligned) and, in bit 0,
+ * whether its caller reads the shape of the result (a value returned as its
+ * word: pe/value_args.c). A call from the interpreter's graphs has 0. */
+#define JG_PORTAL_CALL_READS_SHAPE 1
+
+static inline const void *jg_portal_call_shapes(int64_t imm)
+{
+    return (const void *)(uintptr_t)((uint64_t)imm & ~(uint64_t)JG_PORTAL_CALL_READS_SHAPE);
+}
 
 struct JgGraph;
 struct JgOp;

@@ -182,7 +182,7 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGrap
         lg_fatal("a portal call, but the options have no portal_call function");
     /* a site of this call only: the host learns how it passes its
      * arguments, and what it keeps there is dropped */
-    JgPortalSite site = {.arg_shapes = (const void *)(uintptr_t)op->imm};
+    JgPortalSite site = {.arg_shapes = jg_portal_call_shapes(op->imm)};
     *result = llvm->options.portal_call(llvm->options.portal_ctx, args, &site);
     return true;
 }

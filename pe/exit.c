@@ -147,5 +147,6 @@ void pe_emit_exit(JgPe *pe, State *s, uint32_t block, const char *reason)
                      emit_const(pe, JG_PTR, (uint64_t)(uintptr_t)x), array};
     JgVal r = emit_op(pe, block, JG_OP_CALL, ret, 3, args);
     cache_forget_all(s);
+    value_results_return(pe, s, block, av_var(ret, r)); /* a pointer: the shape cleared */
     jg_set_return(rg, block, ret == JG_VOID ? 0 : r);
 }

@@ -171,9 +171,8 @@ static void match_virt(Walk *w, Virt *t, Virt *c)
             w->ok = false;
         return;
     }
-    if (c->mark == w->mark || c->escape_walk == w->mark || c->materialized ||
-        t->kind != c->kind || t->size != c->size ||
-        t->allocator != c->allocator || t->nfields != c->nfields) {
+    if (c->mark == w->mark || c->escape_walk == w->mark || c->materialized || t->kind != c->kind ||
+        t->size != c->size || t->allocator != c->allocator || t->nfields != c->nfields) {
         w->ok = false;
         return;
     }
@@ -1032,6 +1031,14 @@ static void rename_av(Rename *r, Av *a)
             }
     } else if (a->kind == AV_VIRT) {
         Virt *o = a->obj;
+        if (o->materialized) {
+            /* its address is the value that lives on (state_live_vars) */
+            Av p = av_var(JG_PTR, o->materialized);
+            p.offset = a->offset;
+            rename_av(r, &p);
+            *a = p;
+            return;
+        }
         if (o->mark == r->mark)
             return;
         o->mark = r->mark;

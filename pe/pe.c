@@ -313,7 +313,10 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
     state_rename(pe, s, n, from, to);
     Frame *f = &s->frames[s->depth - 1];
     const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
-    av_set(f, op->result, av_const((JgType)op->type, value));
+    if (data->call_result)
+        av_set(f, op->result, value_results_receive(pe, value, av_get(f, op->result).var, nb));
+    else
+        av_set(f, op->result, av_const((JgType)op->type, value));
     f->op++;
     bool ok = compile_from(pe, nb, s);
     pe->stats.ms += now_ms() - t0;

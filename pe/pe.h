@@ -63,6 +63,16 @@ typedef struct JgPe JgPe;
  * passes them back to jg_pe_specialize with the call's arguments. */
 typedef struct JgArgShapes JgArgShapes;
 
+/* The shape of the value the last residual graph returned as its word
+ * (NULL: it returned a pointer). Residual code that calls the portal reads
+ * it right after the call (JG_PORTAL_CALL_READS_SHAPE); one thread runs
+ * residual code. */
+extern const void *jg_value_result_shape;
+/* A residual graph's result `r` as the portal returns it: boxed, when it
+ * came as a word (a new object of its shape), and the shape cleared. For a
+ * host that called the portal, and for the interpreter's graphs. */
+uint64_t jg_value_result_box(uint64_t r);
+
 /* A residual graph for one green key of the portal. Its parameters are the
  * portal's red parameters, in order. It grows when flexswitches miss. */
 typedef struct JgResidual {

@@ -128,6 +128,7 @@ typedef struct PeFlexData {
     JgResidual *residual;
     State *state; /* positioned at the promote op */
     Av promoted;  /* the promoted value as it was (a variable) */
+    bool call_result; /* a portal call's result shape (pe/value_args.c), not a promote op */
 } PeFlexData;
 
 /* Work still to do: specialize from `state` into residual block `block`. */
@@ -247,6 +248,19 @@ bool value_args_passed(const JgArgShapes *shapes, uint32_t i);
 /* The virtual object a callee rebuilds from parameter `param` (its
  * conversion, if any, emitted into block 0). */
 Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param);
+
+/* Results: a residual graph returns a value object of a value allocator as
+ * its word, and leaves its shape in jg_value_result_shape (NULL: a pointer).
+ * Whether the portal's results travel that way (it returns a pointer). */
+bool value_results_on(const JgPe *pe);
+/* The residual value to return for `value`, the shape stored first (when
+ * value_results_on). */
+JgVal value_results_return(JgPe *pe, State *s, uint32_t block, Av value);
+/* After a residual portal call: the shape its callee left (a load). */
+Av value_results_shape(JgPe *pe, uint32_t block);
+/* The call's result in the case of shape `shape` (0: the pointer `r`
+ * itself), its conversion emitted into `block`. */
+Av value_results_receive(JgPe *pe, uint64_t shape, JgVal r, uint32_t block);
 
 /* ---- the main loop (pe/specialize.c) ---- */
 /* Interpreter operations between two questions to JgPeOptions.admit. */

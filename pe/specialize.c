@@ -8,6 +8,7 @@
 
 #include "fold.h"
 #include "frontend/eval.h"
+#include "frontend/portal_site.h"
 #include "pe_internal.h"
 #include "rewrite.h"
 
@@ -299,6 +300,8 @@ static uint64_t bta_mask(const Frame *f, const JgOp *op)
     return mask;
 }
 
+static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result);
+
 static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *op,
                           const JgGraph *callee, Av target)
 {
@@ -325,7 +328,11 @@ static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const J
             args[i] = residualize(pe, s, *block, get(f, op->args[i]));
     JgVal r = emit_op(pe, *block, JG_OP_CALL, (JgType)op->type, op->nargs, args);
     JgOp *e = jg_last_op(pe->rg, *block);
-    e->imm = (int64_t)(uintptr_t)shapes;
+    /* the callee may return a value as its word: the shape it leaves
+     * decides, one case per shape (value_results_shape) */
+    bool reads_shape =
+        callee && (callee->flags & JG_FLAG_PORTAL) && op->result && value_results_on(pe);
+    e->imm = (int64_t)((uintptr_t)shapes | (reads_shape ? JG_PORTAL_CALL_READS_SHAPE : 0));
     e->callee = (JgGraph *)callee;
     e->line = op->line;
     if (!callee || !(callee->flags & JG_FLAG_ELIDABLE))
@@ -336,6 +343,8 @@ static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const J
     }
     if (op->result)
         av_set(f, op->result, av_var((JgType)op->type, r));
+    if (reads_shape)
+        return emit_flexswitch(pe, s, *block, value_results_shape(pe, *block), true);
     return STEP_NEXT;
 }
 
@@ -444,19 +453,17 @@ static Step run_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *
 
 /* ---- promotion ---- */
 
-static Step run_promote(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *op)
+/* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
+ * `s` as it is (jg_pe_resume): at a promote op, or, `call_result`, at a
+ * portal call whose result's shape `x` is. */
+static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result)
 {
-    Av x = get(f, op->args[0]);
-    if (x.kind != AV_VAR) {
-        av_set(f, op->result, x);
-        return STEP_NEXT;
-    }
     JgVal value = residualize(pe, s, block, x);
     /* the continuation needs every residual value the state refers to */
     JgVal live[4096];
     uint32_t nlive = state_live_vars(pe, s, live, 4096);
     if (nlive >= 4096) {
-        pe_fail(pe, "%s: too many live values at a promotion", f->g->name);
+        pe_fail(pe, "%s: too many live values at a promotion", top(s)->g->name);
         return STEP_END;
     }
     State *saved = state_copy(pe, s);
@@ -466,10 +473,21 @@ static Step run_promote(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp
     data->residual = pe->current;
     data->state = saved;
     data->promoted = x;
+    data->call_result = call_result;
     fs->miss = jg_pe_resume;
     fs->compiler = data;
     pe->stats.promotions++;
     return STEP_END;
+}
+
+static Step run_promote(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *op)
+{
+    Av x = get(f, op->args[0]);
+    if (x.kind != AV_VAR) {
+        av_set(f, op->result, x);
+        return STEP_NEXT;
+    }
+    return emit_flexswitch(pe, s, block, x, false);
 }
 
 /* Red select whose result must be green: split the path on the condition. */
@@ -611,7 +629,7 @@ static bool run_return(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t)
     Av value = t->value ? av_get(f, t->value) : av_const(JG_VOID, 0);
     if (s->depth == 1) {
         pending_flush_all(pe, s, *block);
-        JgVal v = t->value ? residualize(pe, s, *block, norm(value)) : 0;
+        JgVal v = t->value ? value_results_return(pe, s, *block, norm(value)) : 0;
         jg_set_return(pe->rg, *block, v);
         return false;
     }

@@ -5,7 +5,8 @@
  * object's shape (allocator, size, tag, the constant pointer fields, where
  * the unknown word lies) and rebuilds the object as a virtual one from its
  * parameter. Values may be copied (the hint's promise), so the caller keeps
- * its own virtual object as it was. */
+ * its own virtual object as it was. Results go back the same way: the
+ * word, and the shape in jg_value_result_shape, which the caller promotes. */
 #include <string.h>
 
 #include "pe_internal.h"
@@ -38,8 +39,7 @@ struct JgArgShapes {
 static bool same_value_shape(const ValueShape *a, const ValueShape *b)
 {
     if (a->allocator != b->allocator || a->size != b->size || a->has_tag != b->has_tag ||
-        a->word_offset != b->word_offset ||
-        a->word_type != b->word_type || a->nconst != b->nconst)
+        a->word_offset != b->word_offset || a->word_type != b->word_type || a->nconst != b->nconst)
         return false;
     for (uint32_t i = 0; i < a->nconst; i++)
         if (a->consts[i].offset != b->consts[i].offset || a->consts[i].type != b->consts[i].type ||
@@ -107,6 +107,15 @@ static const JgArgShapes *intern_arg_shapes(JgPe *pe, uint32_t n, const ValueSha
     return a;
 }
 
+/* The word `o` travels as under `shape`, as a pointer-typed value. */
+static JgVal word_of(JgPe *pe, State *s, uint32_t block, Virt *o, const ValueShape *shape)
+{
+    if (shape->word_offset < 0)
+        return emit_const(pe, JG_PTR, 0);
+    JgVal word = residualize(pe, s, block, virt_field(o, shape->word_offset)->value);
+    return shape->word_type == JG_PTR ? word : emit_op(pe, block, JG_OP_INTTOPTR, JG_PTR, 1, &word);
+}
+
 const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Frame *f,
                                    const JgOp *op, JgVal *args)
 {
@@ -128,13 +137,7 @@ const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Fra
             continue;
         slot[i] = intern_value_shape(pe, &shape);
         any = true;
-        if (shape.word_offset < 0) {
-            args[i + 1] = emit_const(pe, JG_PTR, 0);
-            continue;
-        }
-        JgVal word = residualize(pe, s, block, virt_field(a.obj, shape.word_offset)->value);
-        args[i + 1] =
-            shape.word_type == JG_PTR ? word : emit_op(pe, block, JG_OP_INTTOPTR, JG_PTR, 1, &word);
+        args[i + 1] = word_of(pe, s, block, a.obj, slot[i]);
     }
     return any ? intern_arg_shapes(pe, n, slot) : NULL;
 }
@@ -144,9 +147,10 @@ bool value_args_passed(const JgArgShapes *shapes, uint32_t i)
     return shapes && i < shapes->n && shapes->slot[i];
 }
 
-Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param)
+/* The virtual object of `shape` whose word is the pointer-typed `param`
+ * (its conversion emitted into `block`). */
+static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block)
 {
-    const ValueShape *shape = shapes->slot[i];
     Virt *o = virt_new(pe, VIRT_HEAP, shape->size, shape->allocator);
     o->has_tag = shape->has_tag;
     o->tag = shape->tag;
@@ -154,10 +158,75 @@ Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal par
         virt_store(pe, o, shape->consts[k].offset, (JgType)shape->consts[k].type,
                    shape->consts[k].value);
     if (shape->word_offset >= 0) {
-        JgVal word =
-            shape->word_type == JG_PTR ? param : emit_op(pe, 0, JG_OP_PTRTOINT, JG_I64, 1, &param);
+        JgVal word = shape->word_type == JG_PTR
+                         ? param
+                         : emit_op(pe, block, JG_OP_PTRTOINT, JG_I64, 1, &param);
         virt_store(pe, o, shape->word_offset, (JgType)shape->word_type,
                    av_var((JgType)shape->word_type, word));
     }
     return (Av){.kind = AV_VIRT, .type = JG_PTR, .obj = o};
+}
+
+Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param)
+{
+    return rebuild(pe, shapes->slot[i], param, 0);
+}
+
+/* ---- results ---- */
+
+const void *jg_value_result_shape;
+
+bool value_results_on(const JgPe *pe)
+{
+    return !pe->options.no_value_args && pe->module->portal &&
+           pe->module->portal->ret_type == JG_PTR;
+}
+
+JgVal value_results_return(JgPe *pe, State *s, uint32_t block, Av value)
+{
+    if (!value_results_on(pe))
+        return residualize(pe, s, block, value);
+    const ValueShape *shape = NULL;
+    if (value.kind == AV_VIRT && value.offset == 0) {
+        Field consts[value.obj->nfields + 1];
+        ValueShape found;
+        if (shape_of(value.obj, &found, consts))
+            shape = intern_value_shape(pe, &found);
+    }
+    JgVal r = shape ? word_of(pe, s, block, value.obj, shape) : residualize(pe, s, block, value);
+    JgVal store[2] = {emit_const(pe, JG_PTR, (uint64_t)(uintptr_t)&jg_value_result_shape),
+                      emit_const(pe, JG_PTR, (uint64_t)(uintptr_t)shape)};
+    emit_op(pe, block, JG_OP_STORE, JG_VOID, 2, store);
+    return r;
+}
+
+Av value_results_shape(JgPe *pe, uint32_t block)
+{
+    JgVal at = emit_const(pe, JG_PTR, (uint64_t)(uintptr_t)&jg_value_result_shape);
+    return av_var(JG_PTR, emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &at));
+}
+
+Av value_results_receive(JgPe *pe, uint64_t shape, JgVal r, uint32_t block)
+{
+    if (!shape)
+        return av_var(JG_PTR, r);
+    return rebuild(pe, (const ValueShape *)(uintptr_t)shape, r, block);
+}
+
+uint64_t jg_value_result_box(uint64_t r)
+{
+    const ValueShape *shape = jg_value_result_shape;
+    if (!shape)
+        return r;
+    jg_value_result_shape = NULL;
+    JgType types[2] = {JG_I64, JG_I64};
+    uint64_t args[2] = {(uint64_t)shape->size, shape->tag};
+    uint32_t n = shape->has_tag ? 2 : 1;
+    char *p =
+        (char *)(uintptr_t)jg_call_native(shape->allocator->native, JG_PTR, n, types, args, n);
+    for (uint32_t k = 0; k < shape->nconst; k++)
+        memcpy(p + shape->consts[k].offset, &shape->consts[k].value.bits, sizeof(uint64_t));
+    if (shape->word_offset >= 0)
+        memcpy(p + shape->word_offset, &r, sizeof r);
+    return (uint64_t)(uintptr_t)p;
 }

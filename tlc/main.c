@@ -88,7 +88,7 @@ const char tlc_run_options_help[] =
     "                   from the start\n"
     "  --dot FILE       write the residual graphs as Graphviz (one cluster per method)\n"
     "  --no-virtuals    ablation: no allocation removal in the partial evaluator\n"
-    "  --no-value-args  ablation: calls in compiled code pass integers boxed\n"
+    "  --no-value-args  ablation: calls in compiled code pass and return integers boxed\n"
     "  --max-heap=SIZE  the heap's limit (bytes, or with a suffix K, M, G; at least\n"
     "                   1M): an allocation past it is a MemoryError. Default: half\n"
     "                   of the physical memory\n"
