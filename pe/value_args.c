@@ -219,11 +219,12 @@ uint64_t jg_value_result_box(uint64_t r)
     if (!shape)
         return r;
     jg_value_result_shape = NULL;
-    JgType types[2] = {JG_I64, JG_I64};
-    uint64_t args[2] = {(uint64_t)shape->size, shape->tag};
+    /* the call materialize() emits, made now */
+    const JgGraph *allocator = shape->allocator;
     uint32_t n = shape->has_tag ? 2 : 1;
-    char *p =
-        (char *)(uintptr_t)jg_call_native(shape->allocator->native, JG_PTR, n, types, args, n);
+    JgType types[2] = {(JgType)allocator->param_types[0], (JgType)allocator->param_types[n - 1]};
+    uint64_t args[2] = {(uint64_t)shape->size, shape->tag};
+    char *p = (char *)(uintptr_t)jg_call_native(allocator->native, JG_PTR, n, types, args, n);
     for (uint32_t k = 0; k < shape->nconst; k++)
         memcpy(p + shape->consts[k].offset, &shape->consts[k].value.bits, sizeof(uint64_t));
     if (shape->word_offset >= 0)
