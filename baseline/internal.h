@@ -94,11 +94,12 @@ typedef struct BlGraph {
     bool consolidating;           /* the method being compiled is one */
 } BlGraph;
 
-/* One mapping of machine code (kept until the backend is freed). */
+/* One chunk of machine code, methods one after the other (kept until the
+ * backend is freed; code_memory.c). */
 typedef struct BlCode {
     struct BlCode *next;
     void *mem;
-    size_t size;
+    size_t size, used;
 } BlCode;
 
 /* A back-edge's patchable NOP (`at`) and the exit stub a look makes it
@@ -141,11 +142,26 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
 
 /* A portal call from a site bound to a graph (jg_baseline_bind_site). */
 uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args);
-/* Copies finished code into executable memory; NULL on failure. */
-void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len);
 _Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* ---- code_memory.c ---- */
+
+/* Copies finished code into executable memory; NULL on failure. */
+void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len);
+/* Writes `len` bytes at `at` in executable memory (its pages writable for
+ * the moment); false when they could not be made writable. */
+bool bl_code_write(uint8_t *at, const uint8_t *bytes, size_t len);
+/* Makes every chunk writable (and executable), or read+execute again; false
+ * (every chunk read+execute) when one could not be. Async-signal-safe. */
+bool bl_code_writable(JgBaseline *bl, bool writable);
+void bl_code_free(JgBaseline *bl);
+
 /* ---- patch.c ---- */
+
+/* The look signal blocked on this thread, and the mask as it was: for
+ * writing code or the structures the signal's handler walks. */
+void bl_looks_block(sigset_t *old);
+void bl_looks_restore(const sigset_t *old);
 
 /* Whether code gets look sites: a tier-up hook asks for looks. */
 bool bl_looks_enabled(const JgBaseline *bl);

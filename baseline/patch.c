@@ -16,7 +16,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,38 +23,44 @@
 
 #define LOOK_SIGNAL SIGURG /* ignored by default: a stray one harms nothing */
 
-static const long page_size = 4096;
-
-/* Writes `len` bytes at `at` in code mapped read+execute. */
-static void write_code(uint8_t *at, const uint8_t *bytes, size_t len)
+/* The instruction a site holds: the NOP, or a jmp to its stub. */
+static void site_bytes(const BlSite *s, bool jump, uint8_t bytes[X64_PATCH_LEN])
 {
-    uint8_t *first = (uint8_t *)((uintptr_t)at & ~(uintptr_t)(page_size - 1));
-    size_t span = (size_t)(at + len - first);
-    if (mprotect(first, span, PROT_READ | PROT_WRITE | PROT_EXEC) != 0)
-        return; /* the site keeps its old instruction: a look comes later */
-    memcpy(at, bytes, len);
-    mprotect(first, span, PROT_READ | PROT_EXEC);
+    if (!jump) {
+        memcpy(bytes, x64_patch_nop, X64_PATCH_LEN);
+        return;
+    }
+    bytes[0] = 0xe9;
+    int32_t rel = (int32_t)(s->stub - (s->at + X64_PATCH_LEN));
+    memcpy(bytes + 1, &rel, sizeof rel);
 }
 
 static void patch_site(const BlSite *s, bool jump)
 {
-    if (!jump) {
-        write_code(s->at, x64_patch_nop, X64_PATCH_LEN);
-        return;
-    }
-    uint8_t jmp[X64_PATCH_LEN] = {0xe9};
-    int32_t rel = (int32_t)(s->stub - (s->at + X64_PATCH_LEN));
-    memcpy(jmp + 1, &rel, sizeof rel);
-    write_code(s->at, jmp, X64_PATCH_LEN);
+    uint8_t bytes[X64_PATCH_LEN];
+    site_bytes(s, jump, bytes);
+    /* on failure the site keeps its old instruction: a look comes later */
+    bl_code_write(s->at, bytes, X64_PATCH_LEN);
 }
 
+/* Every site rewritten, the code writable once for all of them. */
 static void patch_all(JgBaseline *bl, bool jump)
 {
+    bool writable = bl_code_writable(bl, true);
     for (BlSiteChunk *c = __atomic_load_n(&bl->sites, __ATOMIC_ACQUIRE); c; c = c->next) {
         uint32_t n = __atomic_load_n(&c->n, __ATOMIC_ACQUIRE);
-        for (uint32_t i = 0; i < n; i++)
-            patch_site(&c->items[i], jump);
+        for (uint32_t i = 0; i < n; i++) {
+            if (!writable) {
+                patch_site(&c->items[i], jump);
+                continue;
+            }
+            uint8_t bytes[X64_PATCH_LEN];
+            site_bytes(&c->items[i], jump, bytes);
+            memcpy(c->items[i].at, bytes, X64_PATCH_LEN);
+        }
     }
+    if (writable)
+        bl_code_writable(bl, false);
 }
 
 /* A look is due: every site jumps to its stub (with the signal blocked,
@@ -92,8 +97,7 @@ static void install_handler(void)
     handler_ok = sigaction(LOOK_SIGNAL, &sa, NULL) == 0;
 }
 
-/* The signal blocked on this thread (while it writes code or sites). */
-static void block_looks(sigset_t *old)
+void bl_looks_block(sigset_t *old)
 {
     sigset_t set;
     sigemptyset(&set);
@@ -101,7 +105,7 @@ static void block_looks(sigset_t *old)
     pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
-static void restore_looks(const sigset_t *old)
+void bl_looks_restore(const sigset_t *old)
 {
     pthread_sigmask(SIG_SETMASK, old, NULL);
 }
@@ -114,7 +118,7 @@ bool bl_looks_enabled(const JgBaseline *bl)
 bool bl_sites_add(JgBaseline *bl, const BlSite *sites, uint32_t n)
 {
     sigset_t old;
-    block_looks(&old);
+    bl_looks_block(&old);
     bool ok = true;
     for (uint32_t i = 0; i < n && ok; i++) {
         BlSiteChunk *c = bl->sites;
@@ -133,7 +137,7 @@ bool bl_sites_add(JgBaseline *bl, const BlSite *sites, uint32_t n)
         if (bl->look_due)
             patch_site(&sites[i], true);
     }
-    restore_looks(&old);
+    bl_looks_restore(&old);
     return ok;
 }
 
@@ -150,10 +154,10 @@ void bl_look_taken(JgBaseline *bl)
     if (!bl->look_due)
         return;
     sigset_t old;
-    block_looks(&old);
+    bl_looks_block(&old);
     bl->look_due = 0;
     patch_all(bl, false);
-    restore_looks(&old);
+    bl_looks_restore(&old);
 }
 
 /* The timer, made on the first look armed: its signal goes to this thread. */
@@ -178,9 +182,9 @@ void bl_look_in(JgBaseline *bl, double ms)
     bl->look_ms = ms;
     if (ms < 0) {
         sigset_t old;
-        block_looks(&old);
+        bl_looks_block(&old);
         make_due(bl);
-        restore_looks(&old);
+        bl_looks_restore(&old);
         return;
     }
     if (!bl->timer_made && (ms == 0 || !make_timer(bl)))
@@ -200,10 +204,10 @@ void bl_looks_free(JgBaseline *bl)
     if (bl->timer_made) {
         /* deleting the timer also drops its signal if still pending */
         sigset_t old;
-        block_looks(&old);
+        bl_looks_block(&old);
         timer_delete(bl->timer);
         bl->timer_made = false;
-        restore_looks(&old);
+        bl_looks_restore(&old);
     }
     while (bl->sites) {
         BlSiteChunk *next = bl->sites->next;

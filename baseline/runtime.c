@@ -45,31 +45,6 @@ static const char *graph_name(const BlGraph *bg)
     return bg->graph->name ? bg->graph->name : "<anonymous>";
 }
 
-/* ---- executable memory ---- */
-
-void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
-{
-    BlCode *rec = malloc(sizeof *rec);
-    if (!rec)
-        return NULL;
-    size_t size = (len + 4095) & ~(size_t)4095;
-    void *mem = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (mem == MAP_FAILED) {
-        free(rec);
-        return NULL;
-    }
-    memcpy(mem, code, len);
-    /* W^X: writable while filled, then executable only */
-    if (mprotect(mem, size, PROT_READ | PROT_EXEC) != 0) {
-        munmap(mem, size);
-        free(rec);
-        return NULL;
-    }
-    *rec = (BlCode){.next = bl->code, .mem = mem, .size = size};
-    bl->code = rec;
-    return mem;
-}
-
 /* ---- the registry ---- */
 
 static uint32_t slot_of(const void *p, uint32_t cap)
@@ -167,12 +142,7 @@ void jg_baseline_free(JgBaseline *bl)
         if (bl->graphs[i])
             free_graph(bl->graphs[i]);
     free(bl->graphs);
-    while (bl->code) {
-        BlCode *next = bl->code->next;
-        munmap(bl->code->mem, bl->code->size);
-        free(bl->code);
-        bl->code = next;
-    }
+    bl_code_free(bl);
     free(bl);
 }
 

@@ -116,6 +116,7 @@ static bool llvm_refused(const JgDriver *d, const JgGraph *g)
     return false;
 }
 
+static uint64_t call_boxed(JgDriver *d, const uint64_t *args);
 static uint64_t call_shaped(JgDriver *d, const uint64_t *args, const JgArgShapes *shapes);
 
 /* Under the partial evaluator's engine, residual code calls the portal for
@@ -130,9 +131,11 @@ static bool portal_hook(void *ctx, JgEvaluator *ev, const JgOp *op, const JgGrap
         return false;
     if (nargs != portal->nparams)
         return false;
-    *result = call_shaped(d, args, jg_portal_call_shapes(op->imm));
+    /* a call of the interpreter's graphs passes and takes objects */
     if (!(op->imm & JG_PORTAL_CALL_READS_SHAPE))
-        *result = jg_value_result_box(*result);
+        *result = call_boxed(d, args);
+    else
+        *result = call_shaped(d, args, jg_portal_call_shapes(op->imm));
     return true;
 }
 
@@ -648,9 +651,27 @@ static uint64_t call_shaped(JgDriver *d, const uint64_t *args, const JgArgShapes
     return run_residual(d, specialize(d, args, shapes), args);
 }
 
+/* A portal call whose arguments and result are real objects (from the
+ * host or the interpreter's graphs): the arguments travel by value where
+ * their objects have a known shape (jg_pe_host_shapes), so that the
+ * callee is the residual graph compiled code calls, not a second one
+ * specialized for pointers; a result that came as a value is boxed, or is
+ * the argument it equals. */
+static uint64_t call_boxed(JgDriver *d, const uint64_t *args)
+{
+    if (d->options.engine == JG_ENGINE_GRAPHS || !d->pe)
+        return jg_value_result_box(call_shaped(d, args, NULL));
+    uint32_t n = d->module->portal->nparams;
+    uint64_t own[n + 1];
+    memcpy(own, args, sizeof *own * n);
+    const JgArgShapes *shapes = jg_pe_host_shapes(d->pe, own);
+    uint64_t r = call_shaped(d, own, shapes);
+    return jg_value_result_box_reusing(r, shapes, own, args);
+}
+
 uint64_t jg_driver_call(JgDriver *d, const uint64_t *args)
 {
-    return jg_value_result_box(call_shaped(d, args, NULL));
+    return call_boxed(d, args);
 }
 
 /* A portal call from compiled code: a site whose green arguments are

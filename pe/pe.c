@@ -28,6 +28,7 @@ JgPe *jg_pe_new(const JgModule *m, JgBta *bta, const JgPeOptions *options)
     for (uint32_t i = 0; m->portal && i < m->portal->nparams && i < 64; i++)
         if (bta->portal_green_params >> i & 1)
             pe->green_index[pe->ngreen++] = (uint8_t)i;
+    value_args_seed(pe);
     return pe;
 }
 

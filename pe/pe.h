@@ -72,6 +72,12 @@ extern const void *jg_value_result_shape;
  * came as a word (a new object of its shape), and the shape cleared. For a
  * host that called the portal, and for the interpreter's graphs. */
 uint64_t jg_value_result_box(uint64_t r);
+/* The same for a call whose arguments `objects` went as `words` under
+ * `shapes` (jg_pe_host_shapes): a result equal to one of them is that
+ * object, not a new box (a function that returns its argument allocates
+ * nothing). */
+uint64_t jg_value_result_box_reusing(uint64_t r, const JgArgShapes *shapes, const uint64_t *words,
+                                     const uint64_t *objects);
 
 /* A residual graph for one green key of the portal. Its parameters are the
  * portal's red parameters, in order. It grows when flexswitches miss. */
@@ -98,6 +104,14 @@ void jg_pe_free(JgPe *pe);
  * with a message in `err` on failure. */
 JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *portal_args, const JgArgShapes *shapes,
                              char *err, size_t errsize);
+
+/* A portal call from outside residual code (a host, the interpreter's
+ * graphs), whose arguments are real objects: the shapes under which they
+ * travel as residual calls pass them, each such argument in `portal_args`
+ * replaced by its word; NULL (and `portal_args` unchanged) when none does.
+ * The callee is then the residual graph compiled code calls, not one more
+ * specialized for pointers (docs/architecture.md, "Value arguments"). */
+const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *portal_args);
 
 /* The flexswitch miss callback (JgFlexMissFn) every flexswitch the partial
  * evaluator emits uses. */

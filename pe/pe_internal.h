@@ -245,6 +245,9 @@ const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Fra
                                    const JgOp *op, JgVal *args);
 /* Whether portal argument `i` travels by value under `shapes`. */
 bool value_args_passed(const JgArgShapes *shapes, uint32_t i);
+/* Interns the shapes of the objects the interpreter's own code builds with
+ * a value allocator, before any specialization (for jg_pe_host_shapes). */
+void value_args_seed(JgPe *pe);
 /* The virtual object a callee rebuilds from parameter `param` (its
  * conversion, if any, emitted into block 0). */
 Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param);

@@ -6,7 +6,10 @@
  * the unknown word lies) and rebuilds the object as a virtual one from its
  * parameter. Values may be copied (the hint's promise), so the caller keeps
  * its own virtual object as it was. Results go back the same way: the
- * word, and the shape in jg_value_result_shape, which the caller promotes. */
+ * word, and the shape in jg_value_result_shape, which the caller promotes.
+ * Calls from outside residual code pass real objects: those of a known
+ * shape (seeded from the interpreter's own graphs when the partial
+ * evaluator starts) travel by value too (jg_pe_host_shapes). */
 #include <string.h>
 
 #include "pe_internal.h"
@@ -23,6 +26,7 @@ typedef struct ValueShape {
     int64_t size;
     uint64_t tag;
     bool has_tag;
+    bool seeded;         /* by value_args_seed: its tag (0) until a compilation meets it */
     int64_t word_offset; /* the word passed, -1: none (every field constant) */
     uint8_t word_type;   /* JG_I64 or JG_PTR */
     uint32_t nconst;
@@ -46,6 +50,30 @@ static bool same_value_shape(const ValueShape *a, const ValueShape *b)
             a->consts[i].value.bits != b->consts[i].value.bits)
             return false;
     return true;
+}
+
+/* An object whose fields are all constants but one word never written
+ * (zero: the integer 0) travels as the word, as the same object with any
+ * other integer does: the constant 0 makes no specialization of its own. */
+static void zero_word(const Virt *o, ValueShape *shape)
+{
+    if (o->size % 8)
+        return;
+    int64_t gap = -1;
+    uint32_t f = 0;
+    for (int64_t at = 0; at < o->size; at += 8) {
+        if (f < o->nfields && o->fields[f].offset == at) {
+            f++;
+            continue;
+        }
+        if (gap >= 0)
+            return;
+        gap = at;
+    }
+    if (f == o->nfields && gap >= 0) {
+        shape->word_offset = gap;
+        shape->word_type = JG_I64;
+    }
 }
 
 /* The shape `o` would travel as, or false when it cannot travel by value:
@@ -76,14 +104,21 @@ static bool shape_of(const Virt *o, ValueShape *shape, Field *consts)
         shape->word_offset = fd->offset;
         shape->word_type = fd->type;
     }
+    if (shape->word_offset < 0)
+        zero_word(o, shape);
     return true;
 }
 
 static const ValueShape *intern_value_shape(JgPe *pe, const ValueShape *shape)
 {
-    for (const ValueShape *s = pe->value_shapes; s; s = s->next)
-        if (same_value_shape(s, shape))
+    for (ValueShape *s = pe->value_shapes; s; s = s->next)
+        if (same_value_shape(s, shape)) {
+            if (s->seeded && !shape->seeded) {
+                s->tag = shape->tag;
+                s->seeded = false;
+            }
             return s;
+        }
     ValueShape *s = jg_arena_alloc(&pe->arena, sizeof *s);
     *s = *shape;
     s->consts = jg_arena_alloc(&pe->arena, sizeof(Field) * (shape->nconst + 1));
@@ -112,7 +147,8 @@ static JgVal word_of(JgPe *pe, State *s, uint32_t block, Virt *o, const ValueSha
 {
     if (shape->word_offset < 0)
         return emit_const(pe, JG_PTR, 0);
-    JgVal word = residualize(pe, s, block, virt_field(o, shape->word_offset)->value);
+    const Field *fd = virt_field(o, shape->word_offset);
+    JgVal word = fd ? residualize(pe, s, block, fd->value) : emit_const(pe, JG_I64, 0);
     return shape->word_type == JG_PTR ? word : emit_op(pe, block, JG_OP_INTTOPTR, JG_PTR, 1, &word);
 }
 
@@ -140,6 +176,148 @@ const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Fra
         args[i + 1] = word_of(pe, s, block, a.obj, slot[i]);
     }
     return any ? intern_arg_shapes(pe, n, slot) : NULL;
+}
+
+/* Whether real object `p` is one of `shape`: its constant pointer fields
+ * are the shape's. The shape's first one must be at offset 0 (a type): the
+ * only word read before knowing the object's kind. */
+static bool host_object_has_shape(const char *p, const ValueShape *shape)
+{
+    if (!shape->nconst || shape->consts[0].offset != 0)
+        return false;
+    for (uint32_t k = 0; k < shape->nconst; k++) {
+        uint64_t bits;
+        memcpy(&bits, p + shape->consts[k].offset, sizeof bits);
+        if (bits != shape->consts[k].value.bits)
+            return false;
+    }
+    return true;
+}
+
+const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
+{
+    const JgGraph *portal = pe->module->portal;
+    if (pe->options.no_value_args || !pe->value_shapes || !portal)
+        return NULL;
+    uint64_t greens = pe->bta->portal_green_params;
+    uint32_t n = portal->nparams;
+    const ValueShape *slot[n + 1];
+    bool any = false;
+    for (uint32_t i = 0; i < n; i++) {
+        slot[i] = NULL;
+        const char *p = (const char *)(uintptr_t)args[i];
+        if (i >= 64 || (greens >> i & 1) || portal->param_types[i] != JG_PTR || !p)
+            continue;
+        for (const ValueShape *shape = pe->value_shapes; shape && !slot[i]; shape = shape->next)
+            if (host_object_has_shape(p, shape))
+                slot[i] = shape;
+        if (!slot[i])
+            continue;
+        any = true;
+        args[i] = 0;
+        if (slot[i]->word_offset >= 0)
+            memcpy(&args[i], p + slot[i]->word_offset, sizeof args[i]);
+    }
+    return any ? intern_arg_shapes(pe, n, slot) : NULL;
+}
+
+/* Offsets from a new object `base` that an op of its block addresses. */
+typedef struct SeedAddress {
+    JgVal value;
+    int64_t offset;
+} SeedAddress;
+
+enum { SEED_MAX_FIELDS = 16 };
+
+/* The shape of the object the value allocator call `at` of block `b`
+ * makes, if the block's later stores give it one: constants and at most
+ * one unknown word at constant offsets. */
+static void seed_from(JgPe *pe, const JgGraph *g, const JgBlock *b, uint32_t at)
+{
+    const JgOp *call = &b->ops.items[at];
+    SeedAddress addr[SEED_MAX_FIELDS + 1] = {{call->result, 0}};
+    uint32_t naddr = 1;
+    Field fields[SEED_MAX_FIELDS];
+    uint32_t nfields = 0;
+    for (uint32_t k = at + 1; k < b->ops.count; k++) {
+        const JgOp *op = &b->ops.items[k];
+        if (op->opcode != JG_OP_PTRADD && op->opcode != JG_OP_STORE)
+            continue;
+        int64_t offset = -1;
+        for (uint32_t j = 0; j < naddr && offset < 0; j++)
+            if (op->nargs == 2 && op->args[0] == addr[j].value)
+                offset = addr[j].offset;
+        if (offset < 0)
+            continue;
+        const JgValueInfo *v = jg_value(g, op->args[1]);
+        if (op->opcode == JG_OP_PTRADD) {
+            if (v->kind != JG_VK_CONST || naddr == SEED_MAX_FIELDS + 1)
+                return;
+            addr[naddr++] = (SeedAddress){op->result, offset + (int64_t)v->bits};
+            continue;
+        }
+        uint32_t f = 0;
+        while (f < nfields && fields[f].offset != offset)
+            f++;
+        if (f == SEED_MAX_FIELDS)
+            return;
+        fields[f] = (Field){.offset = offset,
+                            .type = v->type,
+                            .value = v->kind == JG_VK_CONST ? av_const((JgType)v->type, v->bits)
+                                                            : av_var((JgType)v->type, 0)};
+        nfields += f == nfields;
+    }
+    for (uint32_t i = 1; i < nfields; i++)
+        for (uint32_t j = i; j > 0 && fields[j - 1].offset > fields[j].offset; j--) {
+            Field t = fields[j];
+            fields[j] = fields[j - 1];
+            fields[j - 1] = t;
+        }
+    const JgValueInfo *size = jg_value(g, call->args[1]);
+    const JgValueInfo *tag = call->nargs == 3 ? jg_value(g, call->args[2]) : NULL;
+    Field consts[SEED_MAX_FIELDS];
+    ValueShape shape = {.allocator = call->callee,
+                        .size = (int64_t)size->bits,
+                        .has_tag = tag != NULL,
+                        .tag = tag && tag->kind == JG_VK_CONST ? tag->bits : 0,
+                        .seeded = true,
+                        .word_offset = -1,
+                        .consts = consts};
+    for (uint32_t i = 0; i < nfields; i++) {
+        const Field *fd = &fields[i];
+        if (jg_type_size((JgType)fd->type) != 8)
+            return;
+        if (fd->type == JG_PTR && fd->value.kind == AV_CONST) {
+            consts[shape.nconst++] = *fd;
+            continue;
+        }
+        if (shape.word_offset >= 0)
+            return;
+        shape.word_offset = fd->offset;
+        shape.word_type = fd->type;
+    }
+    if (shape.nconst && consts[0].offset == 0)
+        intern_value_shape(pe, &shape);
+}
+
+void value_args_seed(JgPe *pe)
+{
+    if (pe->options.no_value_args)
+        return;
+    const JgModule *m = pe->module;
+    for (uint32_t i = 0; i < m->graphs.count; i++) {
+        const JgGraph *g = m->graphs.items[i];
+        for (uint32_t bi = 0; bi < g->blocks.count; bi++) {
+            const JgBlock *b = &g->blocks.items[bi];
+            for (uint32_t k = 0; k < b->ops.count; k++) {
+                const JgOp *op = &b->ops.items[k];
+                if (op->opcode == JG_OP_CALL && op->callee && (op->callee->flags & JG_FLAG_VALUE) &&
+                    (op->nargs == 2 || op->nargs == 3) &&
+                    jg_value(g, op->args[1])->kind == JG_VK_CONST && op->result)
+                    seed_from(pe, g, b, k);
+            }
+        }
+    }
 }
 
 bool value_args_passed(const JgArgShapes *shapes, uint32_t i)
@@ -211,6 +389,18 @@ Av value_results_receive(JgPe *pe, uint64_t shape, JgVal r, uint32_t block)
     if (!shape)
         return av_var(JG_PTR, r);
     return rebuild(pe, (const ValueShape *)(uintptr_t)shape, r, block);
+}
+
+uint64_t jg_value_result_box_reusing(uint64_t r, const JgArgShapes *shapes, const uint64_t *words,
+                                     const uint64_t *objects)
+{
+    const ValueShape *shape = jg_value_result_shape;
+    for (uint32_t i = 0; shape && shapes && i < shapes->n; i++)
+        if (shapes->slot[i] == shape && words[i] == r) {
+            jg_value_result_shape = NULL;
+            return objects[i];
+        }
+    return jg_value_result_box(r);
 }
 
 uint64_t jg_value_result_box(uint64_t r)

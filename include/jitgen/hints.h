@@ -35,7 +35,11 @@ void *jit_forget_ptr(const void *x);
 #define JIT_ALLOCATOR __attribute__((annotate("jitgen.allocator"), noinline))
 /* An allocator of values: the interpreter writes an object's fields only
  * before the object is first passed anywhere and never compares its
- * address, so the JIT may copy it (pass its fields instead of a pointer). */
+ * address, so the JIT may copy it (pass its fields instead of a pointer).
+ * The objects start with a pointer constant (their type) that no other
+ * memory the portal receives starts with, and every pointer parameter of
+ * the portal is NULL or points to at least one word: the JIT recognizes
+ * such objects passed to the portal by reading that word. */
 #define JIT_VALUE_ALLOCATOR __attribute__((annotate("jitgen.value_allocator"), noinline))
 #define JIT_PORTAL __attribute__((annotate("jitgen.portal"), noinline))
 
