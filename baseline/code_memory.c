@@ -1,5 +1,5 @@
 /* The baseline backend's executable memory (docs/baseline.md, "Executable
- * memory"). Methods are placed one after the other in chunks mapped
+ * memory"). Methods are placed one after the other (each on a cache line) in chunks mapped
  * read+execute, writable only for a moment: while a method is copied in,
  * or while a look rewrites the look sites (patch.c). A chunk holds many
  * methods, so a look makes each chunk writable once, not each site's page
@@ -17,6 +17,9 @@
 #include "internal.h"
 
 #define BL_CODE_CHUNK ((size_t)1 << 20)
+/* a method starts on a cache line: the code generator aligns loops
+ * relative to the method's start (x64.c, align_loop) */
+#define BL_CODE_ALIGN ((size_t)64)
 #define PAGE ((uintptr_t)4096)
 
 static size_t page_round(size_t n)
@@ -41,12 +44,17 @@ bool bl_code_write(uint8_t *at, const uint8_t *bytes, size_t len)
     return true;
 }
 
-/* A chunk with room for `len` more bytes (16-byte aligned), mapped now if
+static size_t aligned(size_t n)
+{
+    return (n + BL_CODE_ALIGN - 1) & ~(BL_CODE_ALIGN - 1);
+}
+
+/* A chunk with room for `len` more bytes (at a cache line), mapped now if
  * the newest has none. */
 static BlCode *chunk_for(JgBaseline *bl, size_t len)
 {
     BlCode *c = bl->code;
-    if (c && ((c->used + 15) & ~(size_t)15) + len <= c->size)
+    if (c && aligned(c->used) + len <= c->size)
         return c;
     size_t size = len > BL_CODE_CHUNK ? page_round(len) : BL_CODE_CHUNK;
     BlCode *rec = malloc(sizeof *rec);
@@ -70,7 +78,7 @@ void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
     BlCode *c = chunk_for(bl, len);
     uint8_t *at = NULL;
     if (c) {
-        at = (uint8_t *)c->mem + ((c->used + 15) & ~(size_t)15);
+        at = (uint8_t *)c->mem + aligned(c->used);
         if (bl_code_write(at, code, len))
             c->used = (size_t)(at - (uint8_t *)c->mem) + len;
         else
