@@ -27,6 +27,9 @@ extern const X64Reg bl_home_regs[NHOME_REGS];
 typedef struct BlExit {
     uint32_t site, label, target, param;
     uint64_t value;
+    /* 0: the site is a patchable NOP; else the back-edge's own jump is the
+     * site, its rel32 this many bytes after the site's label */
+    uint32_t jump;
 } BlExit;
 
 /* How a block's goto takes over the branch of the block it goes to, on the

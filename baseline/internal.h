@@ -106,6 +106,10 @@ typedef struct BlCode {
  * jump to. */
 typedef struct BlSite {
     uint8_t *at, *stub;
+    /* a jump site (the back-edge's jump itself): `at` is its rel32, `rel`
+     * the displacement it has between looks */
+    bool jump;
+    int32_t rel;
 } BlSite;
 
 /* The sites, in chunks that are never moved: the signal handler walks

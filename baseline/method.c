@@ -878,24 +878,52 @@ static void parallel_move(Codegen *c, const JgLink *l, const JgBlock *t, uint32_
  * (patch.c); the stub leaves for the dispatcher, which asks the hook.
  * Nothing is counted in the loop: a count and its branch made fibonacci's
  * loop a quarter slower (bench/ANALYSIS.md). */
-static void look_site(Codegen *c, uint32_t target, uint32_t param, uint64_t value)
+static bool add_exit(Codegen *c, BlExit exit)
 {
     if (c->nexits == c->exits_cap) {
         uint32_t cap = c->exits_cap ? 2 * c->exits_cap : 8;
         BlExit *exits = realloc(c->exits, sizeof *exits * cap);
-        if (!exits) {
-            bl_cg_fail(c, "out of memory");
-            return;
-        }
+        if (!exits)
+            return bl_cg_fail(c, "out of memory");
         c->exits = exits;
         c->exits_cap = cap;
     }
+    c->exits[c->nexits++] = exit;
+    return true;
+}
+
+static void look_site(Codegen *c, uint32_t target, uint32_t param, uint64_t value)
+{
     uint32_t site = x64_label(&c->buf);
-    uint32_t label = x64_label(&c->buf);
-    c->exits[c->nexits++] =
-        (BlExit){.site = site, .label = label, .target = target, .param = param, .value = value};
+    BlExit exit = {.site = site,
+                   .label = x64_label(&c->buf),
+                   .target = target,
+                   .param = param,
+                   .value = value};
+    if (!add_exit(c, exit))
+        return;
     x64_place(&c->buf, site);
     x64_nop_patchable(&c->buf);
+}
+
+/* A back-edge into merge point `target` that is one jump (its parameters
+ * already in place, jump_only): the jump itself is the look site, its
+ * displacement retargeted to the exit stub while a look is due (patch.c).
+ * Nothing more runs in the loop, where a NOP site (look_site) costs an
+ * instruction and the jump's own way there. Emits the jump. */
+static void look_jump(Codegen *c, uint32_t target, bool conditional, X64Cond cond, uint32_t to)
+{
+    uint32_t site = x64_label(&c->buf);
+    BlExit exit = {
+        .site = site, .label = x64_label(&c->buf), .target = target, .jump = conditional ? 2 : 1};
+    if (!add_exit(c, exit))
+        return;
+    /* placed before the jump: a loop alignment in front of it moves both */
+    x64_place(&c->buf, site);
+    if (conditional)
+        x64_jcc(&c->buf, cond, to);
+    else
+        x64_jmp(&c->buf, to);
 }
 
 /* The stubs of look_site: the target's parameters to the frame's
@@ -956,19 +984,39 @@ static bool internal_link(const Codegen *c, const JgLink *l)
 }
 
 /* The label where following `l` jumps, through the blocks that pass on
- * (emit_link_from's steps); false when the way there moves values or
- * has a look site, or `l` leaves the method. */
-static bool jump_only(const Codegen *c, const JgLink *l, unsigned depth, uint32_t *label)
+ * (emit_link_from's steps); false when the way there moves values, or
+ * has a look site and `look` is NULL, or `l` leaves the method. With
+ * `look`, the first merge point a look site would be on is *look (else
+ * UINT32_MAX): the jump is then a look_jump. */
+static bool jump_only(const Codegen *c, const JgLink *l, unsigned depth, uint32_t *label,
+                      uint32_t *look)
 {
     if (!internal_link(c, l))
         return false;
     const JgBlock *t = &c->g->blocks.items[l->target];
-    if (!moves_nothing(c, l, t) || looks_here(c, l, t))
+    if (depth == 0 && look)
+        *look = UINT32_MAX;
+    if (!moves_nothing(c, l, t))
         return false;
+    if (looks_here(c, l, t)) {
+        if (!look)
+            return false;
+        if (*look == UINT32_MAX)
+            *look = l->target;
+    }
     if (passes_on(c, t) && depth < 8)
-        return jump_only(c, &t->term.links[0], depth + 1, label);
+        return jump_only(c, &t->term.links[0], depth + 1, label, look);
     *label = c->labels[l->target - c->lo];
     return true;
+}
+
+/* jcc `cond` to `label`, through look_jump when `look` names a merge point. */
+static void jcc_look(Codegen *c, X64Cond cond, uint32_t label, uint32_t look)
+{
+    if (look != UINT32_MAX)
+        look_jump(c, look, true, cond, label);
+    else
+        x64_jcc(&c->buf, cond, label);
 }
 
 /* The block whose code following `l` jumps to (emit_link_from's steps):
@@ -1154,7 +1202,7 @@ static void two_way_wrapped(Codegen *c, const BlFold *f, bool yes_is_d, const Jg
     const JgLink *d = yes_is_d ? yes : no, *other = yes_is_d ? no : yes;
     bool d_bit = yes_is_d ? yes_bit : !yes_bit;
     uint32_t direct;
-    if (!counted && jump_only(c, d, 0, &direct)) {
+    if (!counted && jump_only(c, d, 0, &direct, NULL)) {
         x64_jcc(&c->buf, X64_G, direct);
         wrap_check(c, f, X64_L, direct);
         two_way_side(c, other, counted, param, !d_bit);
@@ -1183,9 +1231,9 @@ static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *n
         two_way_wrapped(c, wrap, c->wrap_yes_is_d, yes, no, counted, param, yes_bit);
         return;
     }
-    uint32_t direct_yes, direct_no;
-    bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes);
-    bool jump_no = !counted && jump_only(c, no, 0, &direct_no);
+    uint32_t direct_yes, direct_no, look_yes = UINT32_MAX, look_no = UINT32_MAX;
+    bool jump_yes = !counted && jump_only(c, yes, 0, &direct_yes, &look_yes);
+    bool jump_no = !counted && jump_only(c, no, 0, &direct_no, &look_no);
     /* the yes side only jumps to a block not placed yet, the no side moves
      * values first: the block goes here (places_here), the moves aside
      * (a loop's way on falls through, its exit jumps) */
@@ -1195,12 +1243,12 @@ static void two_way(Codegen *c, X64Cond cond, const JgLink *yes, const JgLink *n
      * back-edge), the other one may fall through */
     if (jump_yes &&
         (!jump_no || (x64_placed(&c->buf, direct_yes) && !x64_placed(&c->buf, direct_no)))) {
-        x64_jcc(&c->buf, cond, direct_yes);
+        jcc_look(c, cond, direct_yes, look_yes);
         two_way_side(c, no, counted, param, !yes_bit);
         return;
     }
     uint32_t if_no = jump_no ? direct_no : x64_label(&c->buf);
-    x64_jcc(&c->buf, (X64Cond)(cond ^ 1), if_no);
+    jcc_look(c, (X64Cond)(cond ^ 1), if_no, jump_no ? look_no : UINT32_MAX);
     two_way_side(c, yes, counted, param, yes_bit);
     if (!jump_no) {
         x64_place(&c->buf, if_no);
@@ -1527,9 +1575,14 @@ static void *install(Codegen *c)
     uint8_t *code = bl_install(c->bg->bl, c->buf.code, c->buf.len);
     BlSite *sites = malloc(sizeof *sites * (c->nexits ? c->nexits : 1));
     bool ok = code && sites;
-    for (uint32_t i = 0; ok && i < c->nexits; i++)
-        sites[i] = (BlSite){.at = code + c->buf.labels[c->exits[i].site],
-                            .stub = code + c->buf.labels[c->exits[i].label]};
+    for (uint32_t i = 0; ok && i < c->nexits; i++) {
+        const BlExit *e = &c->exits[i];
+        sites[i] = (BlSite){.at = code + c->buf.labels[e->site] + e->jump,
+                            .stub = code + c->buf.labels[e->label],
+                            .jump = e->jump != 0};
+        if (e->jump)
+            memcpy(&sites[i].rel, sites[i].at, sizeof sites[i].rel);
+    }
     ok = ok && bl_sites_add(c->bg->bl, sites, c->nexits);
     free(sites);
     return ok ? code : NULL;

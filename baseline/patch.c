@@ -23,24 +23,32 @@
 
 #define LOOK_SIGNAL SIGURG /* ignored by default: a stray one harms nothing */
 
-/* The instruction a site holds: the NOP, or a jmp to its stub. */
-static void site_bytes(const BlSite *s, bool jump, uint8_t bytes[X64_PATCH_LEN])
+/* What a site holds, and its length: a NOP site the NOP or a jmp to its
+ * stub; a jump site (the back-edge's jump) its own displacement or one to
+ * the stub. */
+static size_t site_bytes(const BlSite *s, bool jump, uint8_t bytes[X64_PATCH_LEN])
 {
+    if (s->jump) {
+        int32_t rel = jump ? (int32_t)(s->stub - (s->at + 4)) : s->rel;
+        memcpy(bytes, &rel, sizeof rel);
+        return sizeof rel;
+    }
     if (!jump) {
         memcpy(bytes, x64_patch_nop, X64_PATCH_LEN);
-        return;
+        return X64_PATCH_LEN;
     }
     bytes[0] = 0xe9;
     int32_t rel = (int32_t)(s->stub - (s->at + X64_PATCH_LEN));
     memcpy(bytes + 1, &rel, sizeof rel);
+    return X64_PATCH_LEN;
 }
 
 static void patch_site(const BlSite *s, bool jump)
 {
     uint8_t bytes[X64_PATCH_LEN];
-    site_bytes(s, jump, bytes);
+    size_t len = site_bytes(s, jump, bytes);
     /* on failure the site keeps its old instruction: a look comes later */
-    bl_code_write(s->at, bytes, X64_PATCH_LEN);
+    bl_code_write(s->at, bytes, len);
 }
 
 /* Every site rewritten, the code writable once for all of them. */
@@ -55,8 +63,8 @@ static void patch_all(JgBaseline *bl, bool jump)
                 continue;
             }
             uint8_t bytes[X64_PATCH_LEN];
-            site_bytes(&c->items[i], jump, bytes);
-            memcpy(c->items[i].at, bytes, X64_PATCH_LEN);
+            size_t len = site_bytes(&c->items[i], jump, bytes);
+            memcpy(c->items[i].at, bytes, len);
         }
     }
     if (writable)
