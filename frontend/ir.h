@@ -144,6 +144,13 @@ const char *jg_pred_name(JgPred p);
 
 typedef struct JgGraph JgGraph;
 
+/* An arithmetic operation's `imm`: its result is an association the
+ * partial evaluator chose (pe/unroll.c: a product of two trips' factors,
+ * off the loop's chain of multiplies), which a backend keeps as one value:
+ * LLVM's reassociation would otherwise put the loop's accumulator back
+ * into it (llvmgen emits a freeze, which it does not look through). */
+#define JG_IMM_GROUPED 1
+
 typedef struct JgOp {
     uint16_t opcode; /* JgOpcode */
     uint8_t type;    /* result type; JG_VOID for none; loads: the loaded type */
@@ -151,7 +158,7 @@ typedef struct JgOp {
     uint32_t nargs;
     JgVal *args;
     JgVal result;    /* 0 when the op has no result */
-    int64_t imm;     /* ALLOCA: size in bytes */
+    int64_t imm;     /* ALLOCA: size in bytes; arithmetic: JG_IMM_GROUPED or 0 */
     JgGraph *callee; /* CALL: the graph of a direct callee, if known */
     uint32_t line;   /* source line, 0 if unknown */
 } JgOp;

@@ -181,6 +181,8 @@ static void print_op(Printer *p, const JgOp *op)
             pr(p, " %s", jg_pred_name((JgPred)op->pred));
         if (code == JG_OP_ALLOCA)
             pr(p, " %" PRId64, op->imm);
+        else if (code != JG_OP_ICMP && code != JG_OP_FCMP && (op->imm & JG_IMM_GROUPED))
+            pr(p, " grouped");
         if (op->nargs) {
             pr(p, " ");
             print_args(p, op->nargs, op->args);

@@ -113,7 +113,9 @@ static LLVMValueRef binary(LgMethod *m, const JgOp *op)
     };
     if (op->opcode == JG_OP_SHL || op->opcode == JG_OP_LSHR || op->opcode == JG_OP_ASHR)
         b = shift_amount(m, b, t);
-    return LLVMBuildBinOp(m->b, codes[op->opcode], a, b, "");
+    LLVMValueRef r = LLVMBuildBinOp(m->b, codes[op->opcode], a, b, "");
+    /* a grouped result stays one value: reassociation stops at a freeze */
+    return (op->imm & JG_IMM_GROUPED) ? LLVMBuildFreeze(m->b, r, "") : r;
 }
 
 static LLVMValueRef icmp(LgMethod *m, const JgOp *op)

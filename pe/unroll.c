@@ -498,6 +498,7 @@ static JgVal rewritten(JgGraph *g, const Cycle *c, uint32_t b, uint32_t o, const
         JgVal x = op->args[1 - c->acc];
         JgVal t = emit2(g, ch->block, JG_OP_MUL, type, in_trip(g, ch, x, TRIP_A),
                         in_trip(g, ch, x, TRIP_B), op->line);
+        jg_last_op(g, ch->block)->imm = JG_IMM_GROUPED; /* off the chain: kept so */
         return emit2(g, ch->block, JG_OP_MUL, type, in_trip(g, ch, op->args[c->acc], TRIP_A), t,
                      op->line);
     }
@@ -583,10 +584,11 @@ static JgLink copy_exit(JgGraph *g, const Cycle *c, const JgLink *link, JgVal *m
  * new loop's header; B_j's link in the cycle enters it. The original blocks
  * stay for the ways in that reach them (dispatchers, merge points), and
  * lead into the new loop at B_j. A product: chain B only, from B_j back to
- * the original C_1, its multiply computed from B_j's values: LLVM keeps
- * acc * (x1 * x2) so, where with chain A beside it, its reassociation pairs
- * acc * x1 again (chain A's product, the same two values) and the chain of
- * multiplies is two per pass again (factorial at 10^8: 82 against 41 ms). */
+ * the original C_1, its multiply computed from B_j's values, x1 * x2
+ * marked JG_IMM_GROUPED: LLVM's reassociation otherwise ranks the
+ * accumulator's phi first and computes (acc * x2) * x1, or pairs acc * x1
+ * again where chain A's product is beside it, and the chain of multiplies
+ * is two per pass again (factorial at 10^8: 82 against 41 ms). */
 static void unroll(JgGraph *g, const Cycle *c, const Sum *recurrence, JgVal *map_a, JgVal *map_b)
 {
     uint32_t chain[2][MAX_BLOCKS]; /* chain[x][i]: copy of blocks[(i + 1) % n] */
