@@ -41,8 +41,9 @@ static inline TlcObject *take(TlcObject **slot)
 #else
 TlcTier tlc_tier;
 
-/* After a jump by `offset`: a frame whose loop has jumped back `threshold`
- * times hands itself over to the JIT, here, where `pc` is the loop's head. */
+/* After a jump by `offset`: a frame whose back-edges (and calls, call_frame)
+ * reach `threshold` hands itself over to the JIT at a back-edge, here, where
+ * `pc` is the loop's head. */
 #define TIER_LOOP(offset)                                                                          \
     do {                                                                                           \
         if ((offset) < 0 && tlc_tier.threshold && ++backedges >= tlc_tier.threshold)               \
@@ -51,20 +52,29 @@ TlcTier tlc_tier;
     } while (0)
 
 /* A called frame runs in the native interpreter until the process has made
- * `threshold` calls; from then on through the JIT. */
+ * `threshold` calls; from then on through the JIT. A call also counts
+ * towards its caller's hand-over, as a back-edge does (`caller_count`): a
+ * caller whose own calls and back-edges reach the threshold hands itself
+ * over at its next back-edge, its callees inlined into its loop's
+ * compilation, and its calls meanwhile are interpreted rather than each
+ * callee compiled on its own (a loop of 24 sends made 21 such compilations).
+ * A recursive frame makes few calls of its own: its callees go to the JIT. */
 static TlcObject *call_frame(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
                              TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
-                             int64_t depth)
+                             int64_t depth, int64_t *caller_count)
 {
     if (tlc_tier.threshold) {
         if (tlc_tier.calls < tlc_tier.threshold)
             tlc_tier.calls++;
-        if (tlc_tier.calls >= tlc_tier.threshold)
+        if (*caller_count < tlc_tier.threshold)
+            ++*caller_count;
+        if (tlc_tier.calls >= tlc_tier.threshold && *caller_count < tlc_tier.threshold)
             return tlc_tier.enter(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, NULL, 0);
     }
     return tlc_resume(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, NULL, 0);
 }
-#define CALL_FRAME call_frame
+#define CALL_FRAME(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth)                           \
+    call_frame(code, pc, arg0, arg1, arg2, arg3, args, nargs, depth, &backedges)
 #endif
 
 #define PUSH(v) (stack[sp++] = (v))

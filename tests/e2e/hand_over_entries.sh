@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# What the native interpreter hands over is compiled once (docs/architecture.md,
+# "Tiered execution" and "Value arguments"): under the tiered default, a
+# recursive method the interpreter calls first is specialized for the values
+# compiled code passes, not once more for the interpreter's boxes (queens:
+# solve and safe), and a loop whose sends make the process hot hands itself
+# over with its callees inlined rather than each callee being compiled on its
+# own (many_methods: 24 sends an iteration). Each run prints the
+# interpreter's output and specializes no more residual graphs than
+# `--engine=baseline`, which compiles every frame from its start.
+#
+# usage: hand_over_entries.sh TLC_BINARY
+set -uo pipefail
+
+source "$(dirname "$0")/checks.sh"
+general_setup "$@"
+
+specializations() {
+    sed -n 's/^pe.specializations: //p' err
+}
+
+for run in "queens 8" "many_methods 500" "poly_send 5000" "tak 12"; do
+    read -r prog n <<<"$run"
+    "$tlc" run --engine=interp "$suite/$prog.tlc" "$n" >want 2>/dev/null
+    t "$prog $n --engine=baseline" 0 run --engine=baseline --stats "$suite/$prog.tlc" "$n" ||
+        continue
+    expect "$prog $n --engine=baseline: the interpreter's output" cmp -s out want
+    eager=$(specializations)
+    t "$prog $n (default)" 0 run --stats "$suite/$prog.tlc" "$n" || continue
+    expect "$prog $n (default): the interpreter's output" cmp -s out want
+    tiered=$(specializations)
+    expect "$prog $n (default): $tiered residual graphs, at most $eager" \
+        [ "${tiered:-99}" -le "${eager:-0}" ]
+done
+finish
