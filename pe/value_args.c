@@ -291,7 +291,8 @@ static void seed_from(JgPe *pe, const JgGraph *g, const JgBlock *b, uint32_t at)
             consts[shape.nconst++] = *fd;
             continue;
         }
-        if (shape.word_offset >= 0)
+        /* one word, an integer or a pointer (as shape_of takes them) */
+        if (shape.word_offset >= 0 || (fd->type != JG_I64 && fd->type != JG_PTR))
             return;
         shape.word_offset = fd->offset;
         shape.word_type = fd->type;
