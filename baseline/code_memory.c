@@ -49,13 +49,13 @@ static size_t aligned(size_t n)
     return (n + BL_CODE_ALIGN - 1) & ~(BL_CODE_ALIGN - 1);
 }
 
-/* A chunk with room for `len` more bytes (at a cache line), mapped now if
- * the newest has none. */
-static BlCode *chunk_for(JgBaseline *bl, size_t len)
+/* Where `len` more bytes go (at a cache line): in the newest chunk, or in
+ * one mapped now; NULL when no memory. */
+static uint8_t *place_for(JgBaseline *bl, size_t len)
 {
     BlCode *c = bl->code;
     if (c && aligned(c->used) + len <= c->size)
-        return c;
+        return (uint8_t *)c->mem + aligned(c->used);
     size_t size = len > BL_CODE_CHUNK ? page_round(len) : BL_CODE_CHUNK;
     BlCode *rec = malloc(sizeof *rec);
     if (!rec)
@@ -67,7 +67,7 @@ static BlCode *chunk_for(JgBaseline *bl, size_t len)
     }
     *rec = (BlCode){.next = bl->code, .mem = mem, .size = size};
     bl->code = rec;
-    return rec;
+    return mem;
 }
 
 void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
@@ -75,15 +75,11 @@ void *bl_install(JgBaseline *bl, const uint8_t *code, size_t len)
     /* the look signal's handler walks the chunks and rewrites their code */
     sigset_t old;
     bl_looks_block(&old);
-    BlCode *c = chunk_for(bl, len);
-    uint8_t *at = NULL;
-    if (c) {
-        at = (uint8_t *)c->mem + aligned(c->used);
-        if (bl_code_write(at, code, len))
-            c->used = (size_t)(at - (uint8_t *)c->mem) + len;
-        else
-            at = NULL;
-    }
+    uint8_t *at = place_for(bl, len);
+    if (at && bl_code_write(at, code, len))
+        bl->code->used = (size_t)(at - (uint8_t *)bl->code->mem) + len;
+    else
+        at = NULL;
     bl_looks_restore(&old);
     return at;
 }
