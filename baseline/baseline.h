@@ -38,6 +38,12 @@ typedef struct JgBaselineOptions {
      * and the call's site (one per op, kept with the graph) */
     uint64_t (*portal_call)(void *ctx, const uint64_t *args, JgPortalSite *site);
     void *portal_ctx;
+    /* the portal's red parameters, positions among its arguments: a site's
+     * code passes these, in this order, to a graph bound to it
+     * (jg_baseline_bind_site); NULL: every site goes through portal_call.
+     * Must outlive the backend */
+    const uint32_t *portal_red_index;
+    uint32_t portal_nred;
     /* the first look at tier_up, in milliseconds from the first run of
      * baseline code (< 0: at once; 0: never). A look, on a timer, makes
      * every loop's back-edge into a merge point leave for the dispatcher
@@ -76,12 +82,11 @@ typedef struct JgBaselineStats {
 typedef struct JgBaseline JgBaseline;
 
 /* Direct calls: `site`, a portal call in this backend's code, runs graph
- * g (compiled by this backend) on the call's arguments at red_index[0..nred)
- * without going through options.portal_call, until jg_baseline_unbind(g).
- * red_index must outlive the binding. False when out of memory (the site
- * goes on through the host). */
-bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g,
-                           const uint32_t *red_index, uint32_t nred);
+ * g (compiled by this backend) on the call's arguments at
+ * options.portal_red_index without going through options.portal_call,
+ * until jg_baseline_unbind(g). False when out of memory or when the
+ * backend has no red index (the site goes on through the host). */
+bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g);
 /* Every site bound to g goes through the host again (another tier runs g). */
 void jg_baseline_unbind(JgBaseline *bl, const JgGraph *g);
 

@@ -106,6 +106,20 @@ static inline JgVal bl_resolve(const Codegen *c, JgVal v)
     return v;
 }
 
+/* Whether portal call `op` can call a graph bound to its site directly:
+ * the backend knows the portal's red parameters, which fit the frame the
+ * call builds (BL_DIRECT_SLOTS), and the call passes them all. */
+static inline bool bl_direct_site(const Codegen *c, const JgOp *op)
+{
+    const JgBaselineOptions *o = &c->bg->bl->options;
+    if (!o->portal_red_index || o->portal_nred > BL_DIRECT_SLOTS)
+        return false;
+    for (uint32_t i = 0; i < o->portal_nred; i++)
+        if (o->portal_red_index[i] + 1 >= op->nargs)
+            return false;
+    return true;
+}
+
 /* Whether `op` is a shift left by a constant below its type's width,
  * which method.c computes inline (other shifts call the evaluator's
  * arithmetic). */

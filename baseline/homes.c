@@ -573,6 +573,9 @@ static bool scan(Codegen *c, Classes *k)
             }
             if (op->opcode == JG_OP_CALL && op->nargs > c->nscratch)
                 c->nscratch = op->nargs;
+            if (op->opcode == JG_OP_CALL && op->callee && (op->callee->flags & JG_FLAG_PORTAL) &&
+                bl_direct_site(c, op) && c->nscratch < 1 + BL_DIRECT_SLOTS)
+                c->nscratch = 1 + BL_DIRECT_SLOTS; /* the callee's frame */
         }
         const JgTerm *t = &bl->term;
         if (t->kind == JG_TERM_FLEXSWITCH && t->flex &&

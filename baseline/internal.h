@@ -39,6 +39,12 @@ typedef struct BlFrame {
 
 #define BL_FRAME_SLOTS 8 /* offset of slots[0] */
 
+/* A direct portal call (method.c, lower_call) builds its callee's frame in
+ * its own scratch space, the red arguments in its first slots: room for
+ * this many slots, which a callee of no larger capacity runs in place
+ * (bl_call_frame). */
+#define BL_DIRECT_SLOTS 32u
+
 typedef uint32_t (*BlMethodFn)(uint32_t block, BlFrame *frame, uint8_t *area);
 
 typedef struct BlMethod {
@@ -83,6 +89,7 @@ typedef struct BlGraph {
     BlFlexCache *flex_caches;
     JgPortalSite *portal_sites;
     uint64_t *entry_masks; /* per parameter of the entry block: its type's bits */
+    bool entry_narrow;     /* some entry parameter is narrower than 64 bits */
     JgPortalSite **bound;  /* sites calling this graph directly */
     uint32_t nbound, bound_cap;
     /* consolidation (runtime.c): method entries so far past the first of
@@ -144,8 +151,10 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
 
 /* ---- runtime.c ---- */
 
-/* A portal call from a site bound to a graph (jg_baseline_bind_site). */
-uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args);
+/* A portal call from a site bound to a graph (jg_baseline_bind_site):
+ * frame f holds the red arguments in its slots and has room for
+ * BL_DIRECT_SLOTS. */
+uint64_t bl_call_frame(JgPortalSite *site, BlFrame *f);
 _Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- code_memory.c ---- */

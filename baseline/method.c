@@ -529,17 +529,22 @@ static bool args_in_order(const Codegen *c, const JgOp *op, const X64Reg *regs)
     return true;
 }
 
-/* Stores the call's arguments (slots) at [rsp + 8i]: a constant that
- * sign-extends from 32 bits as an immediate, the others from a register. */
+/* Stores value v (a slot) at [rsp + disp]: a constant that sign-extends
+ * from 32 bits as an immediate, the others from a register. */
+static void store_arg(Codegen *c, JgVal v, int32_t disp)
+{
+    int32_t imm;
+    if (immediate(c, v, JG_I64, false, &imm))
+        x64_mov_mi(&c->buf, X64_RSP, disp, imm);
+    else
+        x64_store(&c->buf, 8, X64_RSP, disp, operand(c, v, X64_RAX));
+}
+
+/* Stores the call's arguments at [rsp + 8i]. */
 static void spill_args(Codegen *c, const JgOp *op)
 {
-    for (uint32_t i = 1; i < op->nargs; i++) {
-        int32_t disp = (int32_t)(8 * (i - 1)), imm;
-        if (immediate(c, op->args[i], JG_I64, false, &imm))
-            x64_mov_mi(&c->buf, X64_RSP, disp, imm);
-        else
-            x64_store(&c->buf, 8, X64_RSP, disp, operand(c, op->args[i], X64_RAX));
-    }
+    for (uint32_t i = 1; i < op->nargs; i++)
+        store_arg(c, op->args[i], (int32_t)(8 * (i - 1)));
 }
 
 static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
@@ -562,17 +567,23 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             return;
         }
         /* a site the host bound to a graph of this backend calls it
-         * directly (bl_call_direct), the others through the host */
-        spill_args(c, op);
+         * directly, with the red arguments in a frame at rsp
+         * (bl_call_frame), the others through the host */
         uint32_t host = x64_label(&c->buf), done = x64_label(&c->buf);
-        x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)site);
-        x64_load(&c->buf, 8, X64_RAX, X64_RDI, (int32_t)offsetof(JgPortalSite, direct));
-        x64_test_rr(&c->buf, X64_RAX, X64_RAX);
-        x64_jcc(&c->buf, X64_E, host);
-        x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
-        x64_call_abs(&c->buf, (const void *)bl_call_direct);
-        x64_jmp(&c->buf, done);
+        if (bl_direct_site(c, op)) {
+            x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)site);
+            x64_alu_mi(&c->buf, X64_CMP, X64_RCX, (int32_t)offsetof(JgPortalSite, direct), 0);
+            x64_jcc(&c->buf, X64_E, host);
+            const uint32_t *red = bl->options.portal_red_index;
+            for (uint32_t i = 0; i < bl->options.portal_nred; i++)
+                store_arg(c, op->args[red[i] + 1], (int32_t)(BL_FRAME_SLOTS + 8 * i));
+            x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)site);
+            x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
+            x64_call_abs(&c->buf, (const void *)bl_call_frame);
+            x64_jmp(&c->buf, done);
+        }
         x64_place(&c->buf, host);
+        spill_args(c, op);
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)bl->options.portal_ctx);
         x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
         x64_mov_ri(&c->buf, X64_RDX, (uint64_t)(uintptr_t)site);

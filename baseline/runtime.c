@@ -226,8 +226,10 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
             bg->bl = bl;
             bg->graph = g;
             bg->consolidate_at = UINT64_MAX;
-            for (uint32_t i = 0; i < nparams; i++)
+            for (uint32_t i = 0; i < nparams; i++) {
                 masks[i] = mask(jg_value_type(g, entry->params[i]), UINT64_MAX);
+                bg->entry_narrow |= masks[i] != UINT64_MAX;
+            }
             bg->entry_masks = masks;
         }
         if (!bg || !masks || !insert(bl, bg)) {
@@ -421,28 +423,16 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
     }
 }
 
-/* An activation of the graph with the entry block's arguments args[pick[i]]
- * (args[i] without pick). The entry's method, the way most activations go
+/* An activation of the graph whose entry block's arguments are in f's
+ * slots (room for `cap`). The entry's method, the way most activations go
  * (a consolidated graph's one method, which returns), is entered without
  * the checks run_on makes for every method; nor is this entry counted
  * towards a consolidation, which could not save it (bg->entries). Inlined
- * into its two callers: every direct call of compiled code goes through
- * here, and its allocas (frame, area) live until they return, right
- * after. */
-static inline __attribute__((always_inline)) uint64_t run(BlGraph *bg, const uint64_t *args,
-                                                          const uint32_t *pick)
+ * into its callers: every direct call of compiled code goes through here,
+ * and its alloca (the area) lives until they return, right after. */
+static inline __attribute__((always_inline)) uint64_t run_in(BlGraph *bg, BlFrame *f,
+                                                             uint32_t cap)
 {
-    const JgGraph *g = bg->graph;
-    uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
-    BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
-    uint32_t n = g->blocks.items[0].nparams;
-    const uint64_t *mask = bg->entry_masks;
-    if (pick)
-        for (uint32_t i = 0; i < n; i++)
-            f->slots[i] = args[pick[i]] & mask[i];
-    else
-        for (uint32_t i = 0; i < n; i++)
-            f->slots[i] = args[i] & mask[i];
     uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
     if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn)
         return run_on(bg, f, cap, id, false, 0, NULL);
@@ -455,6 +445,20 @@ static inline __attribute__((always_inline)) uint64_t run(BlGraph *bg, const uin
     return run_on(bg, f, cap, id, true, m, area);
 }
 
+/* An activation on the entry block's arguments args[0..n), each cut to
+ * its parameter's type, in a frame of its own. */
+static uint64_t run(BlGraph *bg, const uint64_t *args)
+{
+    const JgGraph *g = bg->graph;
+    uint32_t cap = bg->capacity > g->nparams ? bg->capacity : g->nparams;
+    BlFrame *f = alloca(sizeof *f + 8 * (size_t)cap);
+    uint32_t n = g->blocks.items[0].nparams;
+    const uint64_t *mask = bg->entry_masks;
+    for (uint32_t i = 0; i < n; i++)
+        f->slots[i] = args[i] & mask[i];
+    return run_in(bg, f, cap);
+}
+
 uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args)
 {
     BlGraph *bg = find(bl, g);
@@ -464,16 +468,15 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
     uint64_t result;
     if (bl->look_due && ask_tier_up(bg, 0, args, &result))
         return result;
-    return run(bg, args, NULL);
+    return run(bg, args);
 }
 
 /* ---- direct calls ---- */
 
-bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g,
-                           const uint32_t *red_index, uint32_t nred)
+bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g)
 {
     BlGraph *bg = find(bl, g);
-    if (!bg || !bg->nmethods || site->direct)
+    if (!bg || !bg->nmethods || site->direct || !bl->options.portal_red_index)
         return false;
     if (bg->nbound == bg->bound_cap) {
         uint32_t cap = bg->bound_cap ? 2 * bg->bound_cap : 8;
@@ -484,8 +487,6 @@ bool jg_baseline_bind_site(JgBaseline *bl, JgPortalSite *site, const JgGraph *g,
         bg->bound_cap = cap;
     }
     bg->bound[bg->nbound++] = site;
-    site->red_index = red_index;
-    site->nred = nred;
     site->direct = bg;
     return true;
 }
@@ -499,20 +500,21 @@ void jg_baseline_unbind(JgBaseline *bl, const JgGraph *g)
         bg->nbound = 0;
 }
 
-/* The way of jg_baseline_call from a bound site: the callee's red
- * arguments picked from the portal's, then its activation, as the host
- * would have run it. */
-uint64_t bl_call_direct(JgPortalSite *site, const uint64_t *args)
+/* The way of jg_baseline_call from a bound site, whose code has put the
+ * callee's red arguments in f's slots: the activation runs in that frame
+ * when it fits, in a frame of its own otherwise (a larger capacity, or
+ * parameters whose bits must be cut). */
+uint64_t bl_call_frame(JgPortalSite *site, BlFrame *f)
 {
     BlGraph *bg = site->direct;
     if (bg->bl->look_due) {
-        uint64_t red[site->nred + 1], result;
-        for (uint32_t i = 0; i < site->nred; i++)
-            red[i] = args[site->red_index[i]];
-        if (ask_tier_up(bg, 0, red, &result))
+        uint64_t result;
+        if (ask_tier_up(bg, 0, f->slots, &result))
             return result;
     }
-    return run(bg, args, site->red_index);
+    if (bg->capacity > BL_DIRECT_SLOTS || bg->entry_narrow) /* capacity >= the entry's params */
+        return run(bg, f->slots);
+    return run_in(bg, f, BL_DIRECT_SLOTS);
 }
 
 /* ---- called by generated code ---- */

@@ -165,7 +165,7 @@ static uint64_t baseline_portal_call(void *ctx, const uint64_t *args, JgPortalSi
     /* a site of one residual graph, which baseline code runs: later calls
      * go there directly, until the graph moves to LLVM (tier_up) */
     if (r && r->backend == d->baseline)
-        jg_baseline_bind_site(d->baseline, site, r->graph, d->red_index, d->nred);
+        jg_baseline_bind_site(d->baseline, site, r->graph);
     return call_from_site(d, args, site);
 }
 
@@ -479,10 +479,23 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         jg_driver_free(d);
         return NULL;
     }
+    const JgGraph *portal = d->module->portal;
+    d->red_index = calloc(portal->nparams + 1, sizeof(uint32_t));
+    if (!d->red_index) {
+        jg_driver_free(d);
+        snprintf(err, errsize, "out of memory");
+        return NULL;
+    }
+    for (uint32_t i = 0; i < portal->nparams; i++)
+        if (!(i < 64 && (d->bta->portal_green_params >> i & 1)))
+            d->red_index[d->nred++] = i;
     if (options->engine == JG_ENGINE_JIT && options->tiered && jg_baseline_available())
         d->tier_up_ms = options->tier_up_ms < 0 ? JG_TIER_UP_DEFAULT_MS : options->tier_up_ms;
     if (options->engine == JG_ENGINE_BASELINE || d->tier_up_ms > 0) {
-        JgBaselineOptions bo = {.portal_call = baseline_portal_call, .portal_ctx = d};
+        JgBaselineOptions bo = {.portal_call = baseline_portal_call,
+                                .portal_ctx = d,
+                                .portal_red_index = d->red_index,
+                                .portal_nred = d->nred};
         if (options->dumps & JG_DUMP_ASM)
             bo.dump_asm = dump_out(d);
         if (d->tier_up_ms > 0) {
@@ -499,16 +512,6 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
             return NULL;
         }
     }
-    const JgGraph *portal = d->module->portal;
-    d->red_index = calloc(portal->nparams + 1, sizeof(uint32_t));
-    if (!d->red_index) {
-        jg_driver_free(d);
-        snprintf(err, errsize, "out of memory");
-        return NULL;
-    }
-    for (uint32_t i = 0; i < portal->nparams; i++)
-        if (!(i < 64 && (d->bta->portal_green_params >> i & 1)))
-            d->red_index[d->nred++] = i;
     if (d->llvm) /* started with the frontend, before the analysis */
         d->backend->set_portal_red(d->llvm, d->red_index, d->nred);
     if (options->dumps & JG_DUMP_GRAPHS)

@@ -15,10 +15,8 @@ typedef struct JgPortalSite {
     void *host; /* the host's, NULL at first */
     /* a backend's direct way to the callee (NULL: through the host), which
      * the host sets and takes back through that backend: the callee's
-     * compiled graph, run on the call's arguments at red_index[0..nred) */
+     * compiled graph, run on the call's red arguments */
     void *direct;
-    const uint32_t *red_index;
-    uint32_t nred;
     /* how the call passes its arguments, for the host (the partial
      * evaluator's JgArgShapes, from the op's `imm`; NULL: each as it is) */
     const void *arg_shapes;

@@ -1986,7 +1986,7 @@ static uint64_t reenter_portal(void *ctx, const uint64_t *args, JgPortalSite *si
     Reenter *r = ctx;
     r->calls++;
     if (r->bind)
-        assert_true(jg_baseline_bind_site(r->bl, site, r->g, reenter_reds, 1));
+        assert_true(jg_baseline_bind_site(r->bl, site, r->g));
     if (++r->depth > r->max_depth)
         r->max_depth = r->depth;
     uint64_t v = jg_baseline_call(r->bl, r->g, args);
@@ -2020,7 +2020,10 @@ static uint64_t reenter_want(uint64_t n)
 static JgGraph *reenter_graph(Reenter *r, Emu *e, const char *name)
 {
     reenter_of = r;
-    r->bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal, .portal_ctx = r});
+    r->bl = baseline_with((JgBaselineOptions){.portal_call = reenter_portal,
+                                              .portal_ctx = r,
+                                              .portal_red_index = reenter_reds,
+                                              .portal_nred = 1});
     r->portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
     r->portal->flags |= JG_FLAG_PORTAL;
     JgGraph *g = residual(name, JG_I64, 1, (JgType[]){JG_I64});
