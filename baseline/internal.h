@@ -90,6 +90,12 @@ typedef struct BlGraph {
     JgPortalSite *portal_sites;
     uint64_t *entry_masks; /* per parameter of the entry block: its type's bits */
     bool entry_narrow;     /* some entry parameter is narrower than 64 bits */
+    bool any_area;         /* some method has ALLOCA memory */
+    /* the method and block a direct call enters, in the frame its caller
+     * built, without bl_call_frame (method.c, lower_call); NULL while that
+     * frame would not do (set_direct_entry) */
+    BlMethodFn direct_fn;
+    uint32_t direct_block;
     JgPortalSite **bound;  /* sites calling this graph directly */
     uint32_t nbound, bound_cap;
     /* consolidation (runtime.c): method entries so far past the first of
@@ -155,6 +161,9 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
  * frame f holds the red arguments in its slots and has room for
  * BL_DIRECT_SLOTS. */
 uint64_t bl_call_frame(JgPortalSite *site, BlFrame *f);
+/* The rest of a direct call's activation of bg, after its entry method
+ * (bg->direct_fn) left for block id `id`. */
+uint64_t bl_call_more(BlGraph *bg, BlFrame *f, uint32_t id);
 _Noreturn void bl_fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* ---- code_memory.c ---- */

@@ -547,6 +547,58 @@ static void spill_args(Codegen *c, const JgOp *op)
         store_arg(c, op->args[i], (int32_t)(8 * (i - 1)));
 }
 
+/* A portal call through `site` while the site is bound (else to `host`):
+ * the red arguments in the slots of a frame at rsp, then, while no look
+ * is due, the callee's entry method called at once (BlGraph.direct_fn),
+ * or bl_call_frame; bl_call_more when the method leaves for another
+ * block. The result in rax, at `done`. The graph is kept in the frame's
+ * result slot across the call, which the callee writes only when it
+ * returns: the site may be unbound meanwhile. */
+static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t host,
+                        uint32_t done)
+{
+    _Static_assert(sizeof(sig_atomic_t) == 4, "the code reads look_due as 32 bits");
+    X64Buf *b = &c->buf;
+    JgBaseline *bl = c->bg->bl;
+    uint32_t slow = x64_label(b), more = x64_label(b);
+    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)site);
+    x64_alu_mi(b, X64_CMP, X64_RCX, (int32_t)offsetof(JgPortalSite, direct), 0);
+    x64_jcc(b, X64_E, host);
+    const uint32_t *red = bl->options.portal_red_index;
+    for (uint32_t i = 0; i < bl->options.portal_nred; i++)
+        store_arg(c, op->args[red[i] + 1], (int32_t)(BL_FRAME_SLOTS + 8 * i));
+    x64_mov_ri(b, X64_RDI, (uint64_t)(uintptr_t)site);
+    x64_load(b, 8, X64_RAX, X64_RDI, (int32_t)offsetof(JgPortalSite, direct));
+    x64_load(b, 8, X64_R11, X64_RAX, (int32_t)offsetof(BlGraph, direct_fn));
+    x64_test_rr(b, X64_R11, X64_R11);
+    x64_jcc(b, X64_E, slow);
+    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)&bl->look_due);
+    x64_load(b, 4, X64_RDX, X64_RCX, 0);
+    x64_test_rr(b, X64_RDX, X64_RDX);
+    x64_jcc(b, X64_NE, slow);
+    x64_store(b, 8, X64_RSP, 0, X64_RAX);
+    x64_load(b, 4, X64_RDI, X64_RAX, (int32_t)offsetof(BlGraph, direct_block));
+    x64_mov_rr(b, X64_RSI, X64_RSP);
+    x64_mov_ri(b, X64_RDX, 0);
+    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)&bl->stats.method_entries);
+    x64_alu_mi(b, X64_ADD, X64_RCX, 0, 1);
+    x64_call_reg(b, X64_R11);
+    x64_cmp32_ri(b, X64_RAX, -1);
+    x64_jcc(b, X64_NE, more);
+    x64_load(b, 8, X64_RAX, X64_RSP, 0);
+    x64_jmp(b, done);
+    x64_place(b, more);
+    x64_load(b, 8, X64_RDI, X64_RSP, 0);
+    x64_mov_rr(b, X64_RSI, X64_RSP);
+    x64_mov_rr(b, X64_RDX, X64_RAX);
+    x64_call_abs(b, (const void *)bl_call_more);
+    x64_jmp(b, done);
+    x64_place(b, slow);
+    x64_mov_rr(b, X64_RSI, X64_RSP);
+    x64_call_abs(b, (const void *)bl_call_frame);
+    x64_jmp(b, done);
+}
+
 static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 {
     JgBaseline *bl = c->bg->bl;
@@ -570,18 +622,8 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
          * directly, with the red arguments in a frame at rsp
          * (bl_call_frame), the others through the host */
         uint32_t host = x64_label(&c->buf), done = x64_label(&c->buf);
-        if (bl_direct_site(c, op)) {
-            x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)site);
-            x64_alu_mi(&c->buf, X64_CMP, X64_RCX, (int32_t)offsetof(JgPortalSite, direct), 0);
-            x64_jcc(&c->buf, X64_E, host);
-            const uint32_t *red = bl->options.portal_red_index;
-            for (uint32_t i = 0; i < bl->options.portal_nred; i++)
-                store_arg(c, op->args[red[i] + 1], (int32_t)(BL_FRAME_SLOTS + 8 * i));
-            x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)site);
-            x64_mov_rr(&c->buf, X64_RSI, X64_RSP);
-            x64_call_abs(&c->buf, (const void *)bl_call_frame);
-            x64_jmp(&c->buf, done);
-        }
+        if (bl_direct_site(c, op))
+            direct_call(c, op, site, host, done);
         x64_place(&c->buf, host);
         spill_args(c, op);
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)bl->options.portal_ctx);

@@ -212,6 +212,21 @@ static bool may_consolidate(const BlGraph *bg)
     return !bg->consolidation_failed && bg->consolidated_blocks + n <= BL_CONSOLIDATION_WORK * n;
 }
 
+/* After method `method` was compiled: the entry direct calls make
+ * themselves (BlGraph.direct_fn), which needs no ALLOCA memory in any
+ * method (the activation's areas are then all NULL, which bl_call_more
+ * relies on), a capacity that fits the caller's frame and parameters that
+ * need no cutting (bl_call_frame's conditions). */
+static void set_direct_entry(BlGraph *bg, uint32_t method)
+{
+    if (bg->methods[method].area_bytes)
+        bg->any_area = true;
+    uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
+    bool fits = !bg->any_area && bg->capacity <= BL_DIRECT_SLOTS && !bg->entry_narrow;
+    bg->direct_fn = fits && m < bg->nmethods ? bg->methods[m].fn : NULL;
+    bg->direct_block = BL_BLOCKID_BLOCK(id);
+}
+
 bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
 {
     double t0 = now_ms();
@@ -266,6 +281,7 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     }
     bl->stats.methods++;
     bl->stats.compile_ms += now_ms() - t0;
+    set_direct_entry(bg, method);
     if (method > 0 && may_consolidate(bg))
         bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
     return true;
@@ -312,6 +328,7 @@ static void consolidate(BlGraph *bg)
             bg->consolidated_blocks += n;
             bl->stats.methods++;
             bl->stats.consolidations++;
+            set_direct_entry(bg, method);
         } else { /* too big (it only grows): never again */
             memcpy(bg->ids, old, sizeof *old * n);
             bg->nmethods = method;
@@ -515,6 +532,12 @@ uint64_t bl_call_frame(JgPortalSite *site, BlFrame *f)
     if (bg->capacity > BL_DIRECT_SLOTS || bg->entry_narrow) /* capacity >= the entry's params */
         return run(bg, f->slots);
     return run_in(bg, f, BL_DIRECT_SLOTS);
+}
+
+uint64_t bl_call_more(BlGraph *bg, BlFrame *f, uint32_t id)
+{
+    /* method 0's area is NULL as every method's was when the call began */
+    return run_on(bg, f, BL_DIRECT_SLOTS, id, true, 0, NULL);
 }
 
 /* ---- called by generated code ---- */
