@@ -107,7 +107,10 @@ static void find_aliases(Codegen *c, const Preds *preds)
 }
 
 /* Marks (hot[b - lo]) the blocks between a link to an earlier block and
- * that block: the loops, as partial evaluation lays blocks out. */
+ * that block: the loops, as partial evaluation lays blocks out. A method
+ * without a loop (a recursive callee, a consolidated graph whose loops
+ * are calls) has every block hot: its links run about as often as each
+ * other, and a move left on one is paid at every call. */
 static void find_loops(const Codegen *c, bool *hot)
 {
     uint32_t n = c->hi - c->lo;
@@ -125,10 +128,14 @@ static void find_loops(const Codegen *c, bool *hot)
         }
     }
     int32_t depth = 0;
+    bool any = false;
     for (uint32_t i = 0; i < n; i++) {
         depth += delta[i];
         hot[i] = depth > 0;
+        any |= hot[i];
     }
+    for (uint32_t i = 0; !any && i < n; i++)
+        hot[i] = true;
     free(delta);
 }
 

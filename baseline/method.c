@@ -1523,8 +1523,14 @@ static void emit_entry(Codegen *c)
         x64_jcc(b, X64_NE, next);
         const JgBlock *bk = &c->g->blocks.items[blk];
         for (uint32_t i = 0; i < bk->nparams; i++) {
-            x64_load(b, 8, X64_RAX, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i);
-            store_result(c, bl_resolve(c, bk->params[i]), X64_RAX); /* an alias: its value's home */
+            JgVal v = bl_resolve(c, bk->params[i]); /* an alias: its value's home */
+            int32_t slot = BL_FRAME_SLOTS + 8 * (int32_t)i;
+            if (v && c->alias[v] == v && c->reg[v] != NO_REG) {
+                x64_load(b, 8, (X64Reg)c->reg[v], FRAME, slot);
+                continue;
+            }
+            x64_load(b, 8, X64_RAX, FRAME, slot);
+            store_result(c, v, X64_RAX);
         }
         x64_jmp(b, c->labels[blk - c->lo]);
         x64_place(b, next);
