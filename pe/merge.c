@@ -84,6 +84,7 @@ typedef struct Walk {
     JG_VEC(Av *) var_slots;   /* generalize: the shape slots that became variables */
     JG_VEC(JgVal) pair_param; /* a shape variable ... */
     JG_VEC(Av) pair_value;    /* ... and the current value in its slot */
+    JG_VEC(Virt *) marked;    /* match: the objects match_virt marked */
     uint32_t mark;
     uint32_t depth_walk; /* the walk of measure_depths */
 } Walk;
@@ -179,6 +180,8 @@ static void match_virt(Walk *w, Virt *t, Virt *c)
     t->mark = w->mark;
     c->mark = w->mark;
     t->copy = c;
+    JG_VEC_PUSH(&w->pe->arena, w->marked, t);
+    JG_VEC_PUSH(&w->pe->arena, w->marked, c);
     for (uint32_t i = 0; i < t->nfields && w->ok; i++) {
         if (t->fields[i].offset != c->fields[i].offset || t->fields[i].type != c->fields[i].type) {
             w->ok = false;
@@ -409,8 +412,13 @@ static bool match_state(Walk *w, State *shape, State *cur)
     }
     bool ok = w->ok && cache_walk(w, shape, cur, false) && pending_walk(w, shape, cur, false) &&
               !(w->keep_known && loses_known_constants(w, shape, cur));
-    clear_marks(shape);
-    clear_marks(cur);
+    /* what clear_marks(shape) and clear_marks(cur) would reset, without
+     * walking both states: the match marks no other object */
+    for (uint32_t i = 0; i < w->marked.count; i++) {
+        w->marked.items[i]->mark = 0;
+        w->marked.items[i]->copy = NULL;
+    }
+    w->marked.count = 0;
     return ok;
 }
 
