@@ -104,6 +104,12 @@ static void find_aliases(Codegen *c, const Preds *preds)
             }
         }
     }
+    /* every alias straight to its value: bl_resolve takes one step */
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        for (uint32_t i = 0; i < bk->nparams; i++)
+            c->alias[bk->params[i]] = bl_resolve(c, bk->params[i]);
+    }
 }
 
 /* Marks (hot[b - lo]) the blocks between a link to an earlier block and
@@ -471,6 +477,37 @@ static void count_use(const Codegen *c, Classes *k, uint64_t *weight, JgVal v, b
         weight[find(k, i)] += hot ? 16 : 1;
 }
 
+/* Sorts order[0..n) by decreasing weight, equal weights in their order
+ * (a merge sort: a method has thousands of classes). */
+static void sort_by_weight(uint32_t *order, uint32_t n, const uint64_t *weight)
+{
+    uint32_t *tmp = malloc(sizeof *tmp * (n ? n : 1));
+    if (!tmp) { /* no memory: an insertion sort, slower, the same order */
+        for (uint32_t i = 1; i < n; i++) {
+            uint32_t x = order[i], j = i;
+            for (; j > 0 && weight[order[j - 1]] < weight[x]; j--)
+                order[j] = order[j - 1];
+            order[j] = x;
+        }
+        return;
+    }
+    for (uint32_t width = 1; width < n; width *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * width) {
+            uint32_t mid = lo + width < n ? lo + width : n;
+            uint32_t hi = lo + 2 * width < n ? lo + 2 * width : n;
+            uint32_t a = lo, b = mid, t = lo;
+            while (a < mid && b < hi)
+                tmp[t++] = weight[order[b]] > weight[order[a]] ? order[b++] : order[a++];
+            while (a < mid)
+                tmp[t++] = order[a++];
+            while (b < hi)
+                tmp[t++] = order[b++];
+        }
+        memcpy(order, tmp, sizeof *order * n);
+    }
+    free(tmp);
+}
+
 /* Registers by greedy coloring of the interference between classes: the
  * heaviest class first (uses, those in loops counting 16), each taking the
  * first register no interfering class holds; classes live across a call
@@ -521,12 +558,7 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
     for (uint32_t i = 0; i < k->n; i++)
         if (find(k, i) == i && weight[i] > 0)
             order[nroots++] = i;
-    for (uint32_t i = 1; i < nroots; i++) { /* insertion sort: stable, few roots */
-        uint32_t x = order[i], j = i;
-        for (; j > 0 && weight[order[j - 1]] < weight[x]; j--)
-            order[j] = order[j - 1];
-        order[j] = x;
-    }
+    sort_by_weight(order, nroots, weight);
     if (nroots > MAX_COLORED)
         nroots = MAX_COLORED; /* the lightest stay in slots: coloring is quadratic */
     for (uint32_t i = 0; i < nroots; i++) {

@@ -96,7 +96,7 @@ typedef struct BlGraph {
      * frame would not do (set_direct_entry) */
     BlMethodFn direct_fn;
     uint32_t direct_block;
-    JgPortalSite **bound;  /* sites calling this graph directly */
+    JgPortalSite **bound; /* sites calling this graph directly */
     uint32_t nbound, bound_cap;
     /* consolidation (runtime.c): method entries so far past the first of
      * each activation, and the count at which the graph, stable since it

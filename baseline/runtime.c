@@ -447,8 +447,7 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
  * towards a consolidation, which could not save it (bg->entries). Inlined
  * into its callers: every direct call of compiled code goes through here,
  * and its alloca (the area) lives until they return, right after. */
-static inline __attribute__((always_inline)) uint64_t run_in(BlGraph *bg, BlFrame *f,
-                                                             uint32_t cap)
+static inline __attribute__((always_inline)) uint64_t run_in(BlGraph *bg, BlFrame *f, uint32_t cap)
 {
     uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
     if (m >= 64 || m >= bg->nmethods || !bg->methods[m].fn)
