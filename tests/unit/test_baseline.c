@@ -30,6 +30,7 @@
 #include <unistd.h>
 
 #include "baseline/baseline.h"
+#include "baseline/internal.h" /* BL_DIRECT_SLOTS */
 #include "flexswitch/flexswitch.h"
 #include "frontend/eval.h"
 #include "frontend/fatal.h"
@@ -2086,6 +2087,72 @@ static void test_direct_portal_calls(void **state)
     reenter_of = NULL;
 }
 
+/* A direct call of a callee that needs more slots than the frame its call
+ * site builds (BL_DIRECT_SLOTS): it runs in a frame of its own, with the
+ * same results. w(n) = n == 0 ? 0 : w(n - 1) + (n + 0) + ... + (n + 39),
+ * the forty terms passed to a second block. */
+typedef struct Wide {
+    JgBaseline *bl;
+    JgGraph *g;
+    int calls; /* through the host */
+} Wide;
+
+static const uint32_t wide_reds[1] = {0};
+
+static uint64_t wide_portal(void *ctx, const uint64_t *args, JgPortalSite *site)
+{
+    Wide *w = ctx;
+    w->calls++;
+    assert_true(jg_baseline_bind_site(w->bl, site, w->g));
+    return jg_baseline_call(w->bl, w->g, args);
+}
+
+static void test_direct_call_wide_callee(void **state)
+{
+    (void)state;
+    enum { TERMS = 40 };
+    _Static_assert(TERMS + 1 > BL_DIRECT_SLOTS, "the callee must not fit the site's frame");
+    Wide w = {0};
+    w.bl = baseline_with((JgBaselineOptions){.portal_call = wide_portal,
+                                             .portal_ctx = &w,
+                                             .portal_red_index = wide_reds,
+                                             .portal_nred = 1});
+    JgGraph *portal = jg_graph_new(&arena, "portal", JG_I64, 1, (JgType[]){JG_I64});
+    portal->flags |= JG_FLAG_PORTAL;
+    JgGraph *g = residual("wide", JG_I64, 1, (JgType[]){JG_I64});
+    w.g = g;
+    JgType types[TERMS + 1];
+    for (uint32_t i = 0; i <= TERMS; i++)
+        types[i] = JG_I64;
+    uint32_t zero = jg_block_new(g, 0, NULL), terms = jg_block_new(g, 0, NULL),
+             sum = jg_block_new(g, TERMS + 1, types);
+    JgVal n = P(g, 0, 0);
+    jg_set_branch(g, 0, cmp(g, 0, JG_OP_ICMP, JG_EQ, n, k64(g, 0)), jg_link(g, zero, 0, NULL),
+                  jg_link(g, terms, 0, NULL));
+    jg_set_return(g, zero, k64(g, 0));
+    JgVal args[TERMS + 1];
+    args[0] = n;
+    for (uint32_t i = 0; i < TERMS; i++)
+        args[i + 1] = op2(g, terms, JG_OP_ADD, JG_I64, n, k64(g, i));
+    jg_set_goto(g, terms, jg_link(g, sum, TERMS + 1, args));
+    JgVal m = op2(g, sum, JG_OP_SUB, JG_I64, P(g, sum, 0), k64(g, 1));
+    JgVal r = jg_emit(g, sum, JG_OP_CALL, JG_I64, 2,
+                      (JgVal[]){jg_const_symbol(g, FN(wide_portal), "portal"), m});
+    jg_last_op(g, sum)->callee = portal;
+    for (uint32_t i = 1; i <= TERMS; i++)
+        r = op2(g, sum, JG_OP_ADD, JG_I64, r, P(g, sum, i));
+    jg_set_return(g, sum, r);
+    compile(w.bl, g);
+    for (uint64_t k = 0; k < 50; k++) {
+        uint64_t want = 0;
+        for (uint64_t j = 1; j <= k; j++)
+            want += TERMS * j + TERMS * (TERMS - 1) / 2;
+        assert_int_equal(jg_baseline_call(w.bl, g, (uint64_t[]){k}), want);
+    }
+    assert_int_equal(w.calls, 1); /* the site, bound at its first call */
+    jg_baseline_free(w.bl);
+}
+
 /* ---- the tier-up hook -------------------------------------------------------- */
 
 typedef struct TierLog {
@@ -2703,6 +2770,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_values_live_across_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_portal_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_direct_portal_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_direct_call_wide_callee, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch_many_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_type_across_methods, setup, teardown),
