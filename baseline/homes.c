@@ -260,9 +260,12 @@ static void find_dead_params(Codegen *c)
                     READ(link->args[i]);
         }
     }
+    /* last block first: reads flow back along links, which mostly go to
+     * later blocks, so that a chain of gotos takes one pass, not one per
+     * block */
     for (bool changed = true; changed;) {
         changed = false;
-        for (uint32_t b = c->lo; b < c->hi; b++) {
+        for (uint32_t b = c->hi; b-- > c->lo;) {
             const JgTerm *t = &g->blocks.items[b].term;
             for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++) {
                 const JgLink *link = &t->links[l];
