@@ -26,7 +26,9 @@ static size_t granules_of(uint64_t size)
     return (size_t)((size + 1 + GC_GRANULE_BYTES - 1) / GC_GRANULE_BYTES);
 }
 
-void *tlc_alloc(uint64_t size, TlcSite site)
+/* tlc_alloc when the free list is empty or the object large: the
+ * collector's way, which refills the list. */
+static __attribute__((noinline)) void *alloc_refill(uint64_t size, TlcSite site)
 {
     tlc_allocations++;
     void *p;
@@ -35,6 +37,21 @@ void *tlc_alloc(uint64_t size, TlcSite site)
                          *(void **)p = NULL);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
+    return p;
+}
+
+/* An object of `size` bytes from its free list when that has one, as
+ * tlc_alloc_atomic takes it; the collector clears the objects of a normal
+ * list but their link word. */
+void *tlc_alloc(uint64_t size, TlcSite site)
+{
+    size_t granules = granules_of(size);
+    void *p = granules < GC_TINY_FREELISTS ? small_normal[granules] : NULL;
+    if ((GC_word)p <= GC_TINY_FREELISTS + 1)
+        return alloc_refill(size, site);
+    small_normal[granules] = *(void **)p;
+    *(void **)p = NULL;
+    tlc_allocations++;
     return p;
 }
 
@@ -48,7 +65,9 @@ static void GC_CALLBACK forget_atomic_lists(void)
     memset(small_atomic, 0, sizeof small_atomic);
 }
 
-void *tlc_alloc_atomic(uint64_t size, TlcSite site)
+/* tlc_alloc_atomic when the free list is empty or the object large: the
+ * collector's way, which refills the list. */
+static __attribute__((noinline)) void *alloc_atomic_refill(uint64_t size, TlcSite site)
 {
     static bool watching;
     if (!watching) {
@@ -62,6 +81,24 @@ void *tlc_alloc_atomic(uint64_t size, TlcSite site)
                          (void)0);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
+    memset(p, 0, size);
+    return p;
+}
+
+/* An object of `size` bytes, zeroed, from its free list when that has
+ * one (the head's first word links the next): what GC_FAST_MALLOC_GRANS
+ * (gc_inline.h) does first, where a head no greater than
+ * GC_TINY_FREELISTS + 1 is a count, not an object. Kept apart from the
+ * refill (alloc_atomic_refill) so that this path saves no registers: every
+ * integer box comes from here. */
+void *tlc_alloc_atomic(uint64_t size, TlcSite site)
+{
+    size_t granules = granules_of(size);
+    void *p = granules < GC_TINY_FREELISTS ? small_atomic[granules] : NULL;
+    if ((GC_word)p <= GC_TINY_FREELISTS + 1)
+        return alloc_atomic_refill(size, site);
+    small_atomic[granules] = *(void **)p;
+    tlc_allocations++;
     /* a constant size clears with stores, a variable one calls memset:
      * integers' boxes, the most frequent, take the first way */
     if (size == sizeof(TlcInt))
