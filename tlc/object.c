@@ -26,35 +26,6 @@ static size_t granules_of(uint64_t size)
     return (size_t)((size + 1 + GC_GRANULE_BYTES - 1) / GC_GRANULE_BYTES);
 }
 
-/* tlc_alloc when the free list is empty or the object large: the
- * collector's way, which refills the list. */
-static __attribute__((noinline)) void *alloc_refill(uint64_t size, TlcSite site)
-{
-    tlc_allocations++;
-    void *p;
-    size_t granules = granules_of(size);
-    GC_FAST_MALLOC_GRANS(p, granules, small_normal, 0, GC_I_NORMAL, GC_MALLOC(size),
-                         *(void **)p = NULL);
-    if (!p)
-        tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
-    return p;
-}
-
-/* An object of `size` bytes from its free list when that has one, as
- * tlc_alloc_atomic takes it; the collector clears the objects of a normal
- * list but their link word. */
-void *tlc_alloc(uint64_t size, TlcSite site)
-{
-    size_t granules = granules_of(size);
-    void *p = granules < GC_TINY_FREELISTS ? small_normal[granules] : NULL;
-    if ((GC_word)p <= GC_TINY_FREELISTS + 1)
-        return alloc_refill(size, site);
-    small_normal[granules] = *(void **)p;
-    *(void **)p = NULL;
-    tlc_allocations++;
-    return p;
-}
-
 /* Objects on a pointer-free list are not traced through their link
  * words, so a collection could reclaim them while the list still holds
  * them: the lists are dropped when a collection starts (the collector takes
@@ -65,39 +36,58 @@ static void GC_CALLBACK forget_atomic_lists(void)
     memset(small_atomic, 0, sizeof small_atomic);
 }
 
-/* tlc_alloc_atomic when the free list is empty or the object large: the
- * collector's way, which refills the list. */
-static __attribute__((noinline)) void *alloc_atomic_refill(uint64_t size, TlcSite site)
+/* An allocation whose free list is empty or whose object is large: the
+ * collector's way, which refills the list (GC_FAST_MALLOC_GRANS). */
+static __attribute__((noinline)) void *alloc_refill(uint64_t size, TlcSite site, bool atomic)
 {
     static bool watching;
-    if (!watching) {
+    if (atomic && !watching) {
         GC_set_start_callback(forget_atomic_lists);
         watching = true;
     }
     tlc_allocations++;
     void *p;
     size_t granules = granules_of(size);
-    GC_FAST_MALLOC_GRANS(p, granules, small_atomic, 0, GC_I_PTRFREE, GC_MALLOC_ATOMIC(size),
-                         (void)0);
+    void **lists = atomic ? small_atomic : small_normal;
+    GC_FAST_MALLOC_GRANS(p, granules, lists, 0, atomic ? GC_I_PTRFREE : GC_I_NORMAL,
+                         atomic ? GC_MALLOC_ATOMIC(size) : GC_MALLOC(size), *(void **)p = NULL);
     if (!p)
         tlc_raise_memory(tlc_site_op(site), tlc_site_pc(site));
-    memset(p, 0, size);
+    if (atomic)
+        memset(p, 0, size);
     return p;
 }
 
-/* An object of `size` bytes, zeroed, from its free list when that has
- * one (the head's first word links the next): what GC_FAST_MALLOC_GRANS
- * (gc_inline.h) does first, where a head no greater than
- * GC_TINY_FREELISTS + 1 is a count, not an object. Kept apart from the
- * refill (alloc_atomic_refill) so that this path saves no registers: every
- * integer box comes from here. */
+/* The first object of the free list for `granules`, taken off it, or NULL
+ * when it has none: what GC_FAST_MALLOC_GRANS (gc_inline.h) does first,
+ * where a head no greater than GC_TINY_FREELISTS + 1 is a count, not an
+ * object, and an object's first word links the next. Apart from the
+ * refill, so that the path every box takes saves no registers. */
+static inline void *pop(void **lists, size_t granules)
+{
+    void *p = granules < GC_TINY_FREELISTS ? lists[granules] : NULL;
+    if ((GC_word)p <= GC_TINY_FREELISTS + 1)
+        return NULL;
+    lists[granules] = *(void **)p;
+    return p;
+}
+
+/* The collector clears the objects of a normal list but their link word. */
+void *tlc_alloc(uint64_t size, TlcSite site)
+{
+    void *p = pop(small_normal, granules_of(size));
+    if (!p)
+        return alloc_refill(size, site, false);
+    *(void **)p = NULL;
+    tlc_allocations++;
+    return p;
+}
+
 void *tlc_alloc_atomic(uint64_t size, TlcSite site)
 {
-    size_t granules = granules_of(size);
-    void *p = granules < GC_TINY_FREELISTS ? small_atomic[granules] : NULL;
-    if ((GC_word)p <= GC_TINY_FREELISTS + 1)
-        return alloc_atomic_refill(size, site);
-    small_atomic[granules] = *(void **)p;
+    void *p = pop(small_atomic, granules_of(size));
+    if (!p)
+        return alloc_refill(size, site, true);
     tlc_allocations++;
     /* a constant size clears with stores, a variable one calls memset:
      * integers' boxes, the most frequent, take the first way */
