@@ -2,6 +2,7 @@
  * each assumes, matching an arriving state against them, and generalizing
  * when none fits. Also the walks over a state's residual values used by
  * promotion. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "pe_internal.h"
@@ -775,9 +776,36 @@ static PeResidualData *residual_data(JgPe *pe)
         rd = jg_arena_alloc(pe->rg->arena, sizeof *rd);
         rd->merge_buckets = 64;
         rd->merge_table = jg_arena_alloc(pe->rg->arena, sizeof(MergeEntry *) * rd->merge_buckets);
+        rd->path_keys = jg_arena_alloc(pe->rg->arena, PE_PATH_KEY_BITS / 8);
         pe->current->pe_private = rd;
     }
     return rd;
+}
+
+/* Four times the buckets once there are two entries per bucket: every
+ * merge point scans its bucket. Each old chain is relinked in order, so
+ * that entries of one key keep their order (newest first), which decides
+ * the block a state matches first. */
+static void grow_table(JgPe *pe, PeResidualData *rd)
+{
+    uint32_t n = rd->merge_buckets * 4;
+    MergeEntry **table = jg_arena_alloc(pe->rg->arena, sizeof *table * n);
+    MergeEntry ***tails = malloc(sizeof *tails * n);
+    if (!tails)
+        return; /* longer chains, the same blocks */
+    for (uint32_t b = 0; b < n; b++)
+        tails[b] = &table[b];
+    for (uint32_t b = 0; b < rd->merge_buckets; b++)
+        for (MergeEntry *e = rd->merge_table[b], *next; e; e = next) {
+            next = e->next;
+            uint32_t to = (uint32_t)(e->hash % n);
+            e->next = NULL;
+            *tails[to] = e;
+            tails[to] = &e->next;
+        }
+    free(tails);
+    rd->merge_table = table;
+    rd->merge_buckets = n;
 }
 
 static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
@@ -863,8 +891,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * between paths that never met stay constants in blocks of their own */
     last = NULL;
     unsigned steps = 0;
-    for (PathNode *n = cur->history; n && steps < 1024; n = n->parent, steps++)
-        if (n->entry->hash == h && n->entry->keylen == key.len &&
+    uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
+    bool on_paths = rd->path_keys[key_bit / 64] >> (key_bit % 64) & 1;
+    for (PathNode *n = on_paths ? cur->history : NULL; n && steps < 1024; n = n->parent, steps++)
+        if (n->hash == h && n->entry->keylen == key.len &&
             memcmp(n->entry->key, key.data, key.len) == 0) {
             last = n->entry;
             break;
@@ -937,12 +967,21 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     e->block = nb;
     e->compilation = compilation;
     e->shape = state_copy(pe, g);
+    bucket = &rd->merge_table[h % rd->merge_buckets]; /* the table may have grown */
     e->next = *bucket;
     *bucket = e;
-    rd->merge_count++;
-    PathNode *node = jg_arena_alloc(pe->rg->arena, sizeof *node);
+    if (++rd->merge_count > 2 * rd->merge_buckets)
+        grow_table(pe, rd);
+    if (!rd->node_pool_left) {
+        rd->node_pool_left = 1024;
+        rd->node_pool = jg_arena_alloc(pe->rg->arena, sizeof *rd->node_pool * rd->node_pool_left);
+    }
+    PathNode *node = rd->node_pool++;
+    rd->node_pool_left--;
     node->entry = e;
     node->parent = cur->history;
+    node->hash = h;
+    rd->path_keys[key_bit / 64] |= (uint64_t)1 << (key_bit % 64);
     g->history = node;
     *state = g;
     *block = nb;

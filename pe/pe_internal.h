@@ -94,6 +94,8 @@ typedef struct CacheEntry {
 typedef struct PathNode {
     struct MergeEntry *entry;
     struct PathNode *parent;
+    uint64_t hash; /* the entry's key hash, here so that a walk back along the
+                      path (merge_point) reads the nodes alone */
 } PathNode;
 
 typedef struct State {
@@ -117,10 +119,19 @@ typedef struct MergeEntry {
 
 /* What the partial evaluator keeps per residual graph. */
 typedef struct PeResidualData {
-    MergeEntry **merge_table;
+    MergeEntry **merge_table; /* grown with merge_count (merge.c, grow_table) */
     uint32_t merge_buckets;
     uint32_t merge_count;
+    /* bit (hash % PE_PATH_KEY_BITS): some path node has a key of that hash,
+     * so that merge_point walks a path back only for keys paths have had */
+    uint64_t *path_keys;
+    /* path nodes, allocated one after the other in chunks, so that a walk
+     * back along a path reads neighbouring memory */
+    PathNode *node_pool;
+    uint32_t node_pool_left;
 } PeResidualData;
+
+#define PE_PATH_KEY_BITS (1u << 16)
 
 /* What a flexswitch keeps to resume specialization on a miss. */
 typedef struct PeFlexData {
