@@ -1525,7 +1525,7 @@ static void emit_entry(Codegen *c)
         for (uint32_t i = 0; i < bk->nparams; i++) {
             JgVal v = bl_resolve(c, bk->params[i]); /* an alias: its value's home */
             int32_t slot = BL_FRAME_SLOTS + 8 * (int32_t)i;
-            if (v && c->alias[v] == v && c->reg[v] != NO_REG) {
+            if (v && c->reg[v] != NO_REG) { /* bl_resolve: v is its own alias */
                 x64_load(b, 8, (X64Reg)c->reg[v], FRAME, slot);
                 continue;
             }

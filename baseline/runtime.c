@@ -445,8 +445,9 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
  * (a consolidated graph's one method, which returns), is entered without
  * the checks run_on makes for every method; nor is this entry counted
  * towards a consolidation, which could not save it (bg->entries). Inlined
- * into its callers: every direct call of compiled code goes through here,
- * and its alloca (the area) lives until they return, right after. */
+ * into its callers (the host's calls, and the direct calls that cannot
+ * enter BlGraph.direct_fn from their site), so that its alloca (the area)
+ * lives until they return, right after. */
 static inline __attribute__((always_inline)) uint64_t run_in(BlGraph *bg, BlFrame *f, uint32_t cap)
 {
     uint32_t id = bg->ids[0], m = BL_BLOCKID_METHOD(id);
