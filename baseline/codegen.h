@@ -10,7 +10,7 @@
 #define FRAME X64_RBX  /* BlFrame * */
 #define AREA X64_R12   /* this method's ALLOCA memory */
 #define SLOTS_AT (-48) /* rbp offset of slot 0 */
-#define NO_REG 0xff
+#define NO_REG BL_VALUES_NO_REG
 
 /* Registers that can be homes: callee-saved first (the only ones for values
  * live across a call), then caller-saved. rax, rcx, rdx are the operations'
@@ -47,7 +47,10 @@ typedef struct Codegen {
     BlGraph *bg;
     const JgGraph *g;
     uint32_t lo, hi, method;
+    uint32_t ndefs; /* values the blocks define: a bound on homes.c's classes */
     X64Buf buf;
+    /* the per-value arrays are the backend's (BlValueArrays): clean at the
+     * start, cleaned after the compile */
     int32_t *home;       /* per value: rbp offset of its slot, 0: none */
     uint8_t *reg;        /* per value: its register home, NO_REG: its slot */
     JgVal *alias;        /* per value: the value it is (itself, for most) */

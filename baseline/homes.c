@@ -230,14 +230,11 @@ static void end_uses(const Codegen *c, const Classes *k, uint32_t b, uint64_t *l
  * read so that a link passes them on (to a fixed point). A loop may carry
  * such a value around (a stale slot of the interpreter's frame that the
  * partial evaluator keeps): without a reader, its moves on every back-edge
- * and its register are waste. dead[] marks them (false for all when out of
- * memory: every parameter is moved). */
+ * and its register are waste. dead[] marks them. */
 static void find_dead_params(Codegen *c)
 {
     const JgGraph *g = c->g;
-    bool *read = calloc(g->values.count, sizeof *read);
-    if (!read)
-        return;
+    bool *read = c->bg->bl->values.read;
 #define READ(v) (read[bl_resolve(c, (v))] = true)
     for (uint32_t b = c->lo; b < c->hi; b++) {
         const JgBlock *bk = &g->blocks.items[b];
@@ -289,7 +286,6 @@ static void find_dead_params(Codegen *c)
             if (c->alias[bk->params[i]] == bk->params[i] && !read[bk->params[i]])
                 c->dead[bk->params[i]] = true;
     }
-    free(read);
 }
 
 /* live = what is live at the end of b (given live_in of its successors) */
@@ -954,7 +950,6 @@ static void find_folds(Codegen *c, const Classes *k, const uint32_t *reads)
 
 static void free_classes(Classes *k)
 {
-    free(k->index);
     free(k->value);
     free(k->parent);
     free(k->next);
@@ -965,10 +960,7 @@ static void free_classes(Classes *k)
 
 bool bl_assign_homes(Codegen *c)
 {
-    const JgGraph *g = c->g;
     uint32_t nblocks = c->hi - c->lo;
-    for (uint32_t v = 0; v < g->values.count; v++)
-        c->alias[v] = v;
     Preds preds;
     if (!find_preds(c, &preds))
         return bl_cg_fail(c, "out of memory");
@@ -977,16 +969,17 @@ bool bl_assign_homes(Codegen *c)
     reuse_results(c); /* again: parameters now stand for what they receive */
     find_dead_params(c);
     Classes k = {0};
-    k.index = malloc(sizeof *k.index * g->values.count);
-    k.value = malloc(sizeof *k.value * g->values.count);
-    k.parent = malloc(sizeof *k.parent * g->values.count);
-    k.next = malloc(sizeof *k.next * g->values.count);
+    uint32_t ndefs = c->ndefs ? c->ndefs : 1;
+    k.index = c->bg->bl->values.index;
+    k.value = malloc(sizeof *k.value * ndefs);
+    k.parent = malloc(sizeof *k.parent * ndefs);
+    k.next = malloc(sizeof *k.next * ndefs);
     bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
-    uint64_t *weight = calloc(g->values.count, sizeof *weight);
-    uint32_t *reads = NULL; /* per value: its reads (count_reads) */
-    bool ok = k.index && k.value && k.parent && k.next && hot && weight;
+    uint64_t *weight = calloc(ndefs, sizeof *weight);
+    uint32_t *reads = c->bg->bl->values.reads; /* per value: its reads (count_reads) */
+    bool counted = false;
+    bool ok = k.value && k.parent && k.next && hot && weight;
     if (ok) {
-        memset(k.index, 0xff, sizeof *k.index * g->values.count);
         ok = scan(c, &k);
     } else {
         bl_cg_fail(c, "out of memory");
@@ -1002,11 +995,9 @@ bool bl_assign_homes(Codegen *c)
             ok = bl_cg_fail(c, "%u values: too many to consolidate", k.n);
         } else if (k.n <= BL_MAX_COALESCED && find_interference(c, &k)) {
             coalesce(c, &k, hot);
-            reads = calloc(g->values.count, sizeof *reads);
-            if (reads) { /* no memory: no fusion nor folds, the same results */
-                count_reads(c, reads);
-                find_fused(c, &k, &preds, reads);
-            }
+            count_reads(c, reads);
+            find_fused(c, &k, &preds, reads);
+            counted = true;
         }
         /* a slot per class */
         for (uint32_t i = 0; i < k.n; i++)
@@ -1014,10 +1005,9 @@ bool bl_assign_homes(Codegen *c)
                 for (uint32_t m = i, slot = c->nslots++; m != NONE; m = k.next[m])
                     c->home[k.value[m]] = SLOTS_AT - 8 * (int32_t)slot;
         assign_registers(c, &k, hot, weight);
-        if (reads)
+        if (counted)
             find_folds(c, &k, reads);
     }
-    free(reads);
     free_classes(&k);
     free(preds.start);
     free(preds.in);

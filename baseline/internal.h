@@ -1,6 +1,8 @@
 /* Private declarations of the baseline backend (docs/baseline.md). Files:
  *   x64.c      - the x86-64 encoder
  *   method.c   - one method: homes, entries, operations, links, terminators
+ *   homes.c    - where a method's values live: aliases, classes, registers
+ *   value_arrays.c - per-value arrays kept between method compiles
  *   runtime.c  - graphs, executable memory, the dispatcher loop, the
  *                flexswitch runtime and the helpers generated code calls
  *   patch.c    - tier-up looks: a timer, and back-edges patched to leave */
@@ -12,6 +14,7 @@
 
 #include "baseline.h"
 #include "flexswitch/flexswitch.h"
+#include "value_arrays.h"
 #include "x64.h"
 
 #define BL_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
@@ -147,6 +150,7 @@ struct JgBaseline {
     bool timer_made;
     timer_t timer;
     double look_ms; /* the hook's last `next look` */
+    BlValueArrays values; /* of the method being compiled (method.c) */
 };
 
 /* ---- method.c ---- */

@@ -8,6 +8,7 @@
  *   rbp         saved rbp; below it rbx (= BlFrame *), r12 (= area), r13, r14, r15
  *   rbp-48-8s   slot s
  *   rsp..       call argument arrays */
+#include <assert.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -1647,6 +1648,52 @@ static void *install(Codegen *c)
     return ok ? code : NULL;
 }
 
+/* The range [*vlo, *vhi) of the value numbers blocks [lo, hi) name (their
+ * parameters, results, operands, terminators' values, links' arguments and
+ * flexswitches' live values; 0 aside), and how many values they define:
+ * the entries of the per-value arrays this compile writes (BlValueArrays)
+ * and a bound on its classes (homes.c). */
+static void named_values(const JgGraph *g, uint32_t lo, uint32_t hi, uint32_t *vlo,
+                         uint32_t *vhi, uint32_t *ndefs)
+{
+    uint32_t min = UINT32_MAX, max = 0, defs = 0;
+#define NAME(v)                                                                            \
+    do {                                                                                   \
+        JgVal v_ = (v);                                                                    \
+        if (v_ && v_ < min)                                                                \
+            min = v_;                                                                      \
+        if (v_ > max)                                                                      \
+            max = v_;                                                                      \
+    } while (0)
+    for (uint32_t b = lo; b < hi; b++) {
+        const JgBlock *bk = &g->blocks.items[b];
+        defs += bk->nparams;
+        for (uint32_t i = 0; i < bk->nparams; i++)
+            NAME(bk->params[i]);
+        for (uint32_t i = 0; i < bk->ops.count; i++) {
+            const JgOp *op = &bk->ops.items[i];
+            defs += op->result != 0;
+            NAME(op->result);
+            for (uint32_t a = 0; a < op->nargs; a++)
+                NAME(op->args[a]);
+        }
+        const JgTerm *t = &bk->term;
+        NAME(t->value);
+        for (uint32_t l = 0; l < t->nlinks; l++)
+            for (uint32_t a = 0; a < t->links[l].nargs; a++)
+                NAME(t->links[l].args[a]);
+        if (t->kind == JG_TERM_FLEXSWITCH && t->flex) {
+            const JgFlexswitch *fs = t->flex;
+            for (uint32_t i = 0; i < fs->nlive; i++)
+                NAME(fs->live[i]);
+        }
+    }
+#undef NAME
+    *vlo = min == UINT32_MAX ? 0 : min;
+    *vhi = max + 1;
+    *ndefs = defs;
+}
+
 bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, char *err,
                        size_t errsize)
 {
@@ -1654,23 +1701,26 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
     Codegen c = {
         .bg = bg, .g = g, .lo = lo, .hi = hi, .method = method, .err = err, .errsize = errsize};
     x64_init(&c.buf);
-    c.home = calloc(g->values.count, sizeof *c.home);
-    c.alloca_at = calloc(g->values.count, sizeof *c.alloca_at);
+    BlValueArrays *va = &bg->bl->values;
+    uint32_t vlo, vhi;
+    named_values(g, lo, hi, &vlo, &vhi, &c.ndefs);
+    bool ok = bl_values_reserve(va, g->values.count);
+    if (ok) {
+        c.home = va->home;
+        c.alloca_at = va->alloca_at;
+        c.reg = va->reg;
+        c.alias = va->alias;
+        c.dead = va->dead;
+        c.scaled = va->scaled;
+        c.folded = va->folded;
+        c.addressed = va->addressed;
+    }
     c.labels = malloc(sizeof *c.labels * (hi - lo));
-    c.reg = malloc(g->values.count);
-    c.alias = malloc(sizeof *c.alias * g->values.count);
     c.fused = calloc(hi - lo, sizeof *c.fused);
-    c.dead = calloc(g->values.count, sizeof *c.dead);
-    c.scaled = calloc(g->values.count, sizeof *c.scaled);
-    c.folded = calloc(g->values.count, sizeof *c.folded);
-    c.addressed = calloc(g->values.count, sizeof *c.addressed);
     c.fold = calloc(hi - lo, sizeof *c.fold);
     c.reached = calloc(hi - lo, sizeof *c.reached);
     c.last = calloc(hi - lo, sizeof *c.last);
-    bool ok = c.home && c.alloca_at && c.labels && c.reg && c.alias && c.fused && c.dead &&
-              c.scaled && c.folded && c.addressed && c.fold && c.reached && c.last;
-    if (c.reg)
-        memset(c.reg, NO_REG, g->values.count);
+    ok = ok && c.labels && c.fused && c.fold && c.reached && c.last;
     if (!ok)
         bl_cg_fail(&c, "out of memory");
     ok = ok && bl_assign_homes(&c);
@@ -1719,17 +1769,11 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         }
     }
     x64_free(&c.buf);
-    free(c.home);
-    free(c.alloca_at);
+    bl_values_clean(va, vlo, vhi);
+    assert(bl_values_all_clean(va, g->values.count));
     free(c.labels);
-    free(c.reg);
-    free(c.alias);
     free(c.exits);
     free(c.fused);
-    free(c.dead);
-    free(c.scaled);
-    free(c.folded);
-    free(c.addressed);
     free(c.fold);
     free(c.reached);
     free(c.last);

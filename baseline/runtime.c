@@ -143,6 +143,7 @@ void jg_baseline_free(JgBaseline *bl)
             free_graph(bl->graphs[i]);
     free(bl->graphs);
     bl_code_free(bl);
+    bl_values_free(&bl->values);
     free(bl);
 }
 
