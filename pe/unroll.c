@@ -167,18 +167,17 @@ static bool copyable(const JgGraph *g, const Cycle *c, uint32_t pos, uint32_t fi
     return true;
 }
 
-/* Follows the cycle from the recurrence's block: gotos, and at most one
- * branch, whose link that comes back is taken. Tracks the recurrence's
- * result through the links' arguments; the cycle qualifies when it comes
- * back as one of its operands (c->acc; the first of a subtraction). */
-static bool find_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, Cycle *c)
+/* The cycle through block `start` (c->blocks, c->link, c->n): gotos, and
+ * exactly one branch, whose link that comes back is taken; false when there
+ * is none within the bounds. It does not depend on the recurrence: it is
+ * walked once per block, for all of the block's candidates. */
+static bool walk_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, Cycle *c)
 {
-    const JgBlock *sb = &g->blocks.items[start];
-    const JgOp *m = &sb->ops.items[c->rec];
-    JgVal tracked = m->result;
     uint32_t b = start, ops = 0;
     bool branched = false;
     c->n = 0;
+    if (start < first_block)
+        return false;
     for (;;) {
         if (c->n == MAX_BLOCKS)
             return false;
@@ -216,7 +215,21 @@ static bool find_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, C
                 return false;
         }
         c->link[c->n++] = l;
-        const JgLink *link = &t->links[l];
+        b = t->links[l].target;
+        if (b == start)
+            return branched;
+    }
+}
+
+/* Whether the walked cycle (walk_cycle) carries the recurrence c->rec:
+ * its result, followed through the links' arguments, comes back as one of
+ * its operands (c->acc; the first of a subtraction). */
+static bool find_cycle(const JgGraph *g, uint32_t first_block, Cycle *c)
+{
+    const JgOp *m = &g->blocks.items[c->blocks[0]].ops.items[c->rec];
+    JgVal tracked = m->result;
+    for (uint32_t n = 0; n < c->n; n++) {
+        const JgLink *link = &g->blocks.items[c->blocks[n]].term.links[c->link[n]];
         const JgBlock *to = &g->blocks.items[link->target];
         /* the result goes on as the parameter it is passed to, or as
          * itself when the block after a branch reads it directly */
@@ -225,14 +238,10 @@ static bool find_cycle(const JgGraph *g, uint32_t start, uint32_t first_block, C
                 tracked = to->params[i];
                 break;
             }
-        b = link->target;
-        if (b == start)
-            break;
     }
     /* the operand that is the result of the trip before */
     bool commutes = m->opcode != JG_OP_SUB;
-    if (!branched || start < first_block ||
-        (m->args[0] != tracked && (!commutes || m->args[1] != tracked)))
+    if (m->args[0] != tracked && (!commutes || m->args[1] != tracked))
         return false;
     c->acc = m->args[0] == tracked ? 0 : 1;
     for (uint32_t pos = 0; pos < c->n; pos++)
@@ -657,12 +666,20 @@ uint32_t jg_unroll_recurrences(JgGraph *g, uint32_t first_block)
         if (in_loop[b])
             continue;
         uint32_t nops = g->blocks.items[b].ops.count;
+        Cycle walk = {0};
+        int walked = -1; /* walk_cycle's answer for b; -1: not asked yet */
         for (uint32_t o = 0; o < nops; o++) {
             if (!candidate(g, b, o))
                 continue;
-            Cycle c = {.rec = o, .one_chain = g->blocks.items[b].ops.items[o].opcode == JG_OP_MUL};
+            if (walked < 0)
+                walked = walk_cycle(g, b, first_block, &walk);
+            if (!walked)
+                break;
+            Cycle c = walk;
+            c.rec = o;
+            c.one_chain = g->blocks.items[b].ops.items[o].opcode == JG_OP_MUL;
             Sum sum;
-            if (!find_cycle(g, b, first_block, &c) || !worth_unrolling(g, &c, &sum))
+            if (!find_cycle(g, first_block, &c) || !worth_unrolling(g, &c, &sum))
                 continue;
             bool fresh = true; /* not through a cycle unrolled already */
             for (uint32_t i = 0; i < c.n; i++)
