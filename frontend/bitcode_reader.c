@@ -191,6 +191,7 @@ static const struct {
     JgType type;
 } hints[] = {
     {"jit_merge_point", JG_OP_MERGE_POINT, JG_VOID},
+    {"jit_merge_point_join", JG_OP_MERGE_POINT, JG_I64},
     {"jit_concrete_i64", JG_OP_CONCRETE, JG_I64},
     {"jit_concrete_ptr", JG_OP_CONCRETE, JG_PTR},
     {"jit_promote_i64", JG_OP_PROMOTE, JG_I64},

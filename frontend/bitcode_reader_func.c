@@ -126,7 +126,8 @@ static bool is_merge_point(LLVMValueRef in)
         return false;
     size_t len = 0;
     const char *name = LLVMGetValueName2(fn, &len);
-    return len == 15 && memcmp(name, "jit_merge_point", 15) == 0;
+    return (len == 15 && memcmp(name, "jit_merge_point", 15) == 0) ||
+           (len == 20 && memcmp(name, "jit_merge_point_join", 20) == 0);
 }
 
 /* ---- units ---- */
@@ -807,9 +808,15 @@ static void translate_hint(Fn *f, LLVMValueRef in, JgOpcode op, JgType t, const 
 {
     unsigned nargs = LLVMGetNumArgOperands(in);
     if (op == JG_OP_MERGE_POINT) {
-        if (nargs != 0)
-            rd_fail_at(f->r, in, "jit_merge_point takes no arguments");
-        emit(f, in, op, JG_VOID, 0, NULL);
+        /* jit_merge_point: no argument; jit_merge_point_join (t, i64): its
+         * flag */
+        unsigned want = t == JG_VOID ? 0 : 1;
+        if (nargs != want)
+            rd_fail_at(f->r, in, "%s takes %s", name, want ? "one argument" : "no arguments");
+        JgVal joins = want ? arg(f, in, 0) : 0;
+        if (want && jg_value_type(f->g, joins) != t)
+            rd_fail_at(f->r, in, "%s called with the wrong type", name);
+        emit(f, in, op, JG_VOID, want, want ? &joins : NULL);
         if (f->g->blocks.items[f->block].ops.count != 1)
             rd_fail_at(f->r, in, "internal error: merge point not first in its block");
         return;

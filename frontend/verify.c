@@ -305,7 +305,10 @@ static bool check_call(Verifier *vf, const JgOp *op)
 static bool check_hint(Verifier *vf, const JgOp *op)
 {
     if (op->opcode == JG_OP_MERGE_POINT)
-        return check_nargs(vf, op, 0) &&
+        return check_nargs(vf, op, op->nargs ? 1 : 0) &&
+               (op->nargs == 0 || vtype(vf, op->args[0]) == JG_I64 ||
+                fail(vf, "a merge point's flag is %s, not i64",
+                     jg_type_name(vtype(vf, op->args[0])))) &&
                (op->type == JG_VOID || fail(vf, "a merge point has no result"));
     if (!check_nargs(vf, op, 1))
         return false;

@@ -903,6 +903,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * generalized below, the cache set after binding (so nothing of `cur`
      * needs copying deeply) */
     State *g = state_copy_frames(pe, cur);
+    g->forked = false;
     w.mode = WALK_GENERALIZE;
     if (w.full)
         measure_depths(&w, cur);

@@ -104,6 +104,9 @@ typedef struct State {
     Frame *frames; /* frames[depth - 1] is the running frame */
     uint32_t ncache, cache_capacity;
     CacheEntry *cache; /* heap cache: known contents of real memory */
+    /* the path forked (a red branch or select, a compilation's start) since
+     * its last merge point: it joins others at the next one (follow) */
+    bool forked;
 } State;
 
 /* A residual block a merge-point key owns, with the state it assumes. */

@@ -500,6 +500,7 @@ static Step run_select(JgPe *pe, State **sp, uint32_t *block, Frame *f, const Jg
     }
     Av a = get(f, op->args[1]), b = get(f, op->args[2]);
     if (f->bta->color[op->result] == JG_GREEN && a.kind == AV_CONST && b.kind == AV_CONST) {
+        (*sp)->forked = true;
         State *other = state_copy(pe, *sp);
         uint32_t yes = new_block(pe), no = new_block(pe);
         JgVal cond = residualize(pe, *sp, *block, c);
@@ -588,12 +589,29 @@ static Step run_op(JgPe *pe, State **sp, uint32_t *block, Frame *f, const JgOp *
 
 /* ---- terminators ---- */
 
+/* Whether a path at merge block f->block joins others there. Always, but
+ * at a jit_merge_point_join whose flag is 0 (the interpreter says no path
+ * of the interpreted program but the one running straight on arrives)
+ * when the path has not forked since its last merge point: the paths that
+ * meet there all came straight on from a merge point or a fork before,
+ * where they met already. Such a path goes on in its residual block:
+ * straight-line code is specialized without a block, a generalization and
+ * a state copy per interpreted instruction. */
+static bool joins_here(const State *s, const Frame *f)
+{
+    const JgOp *mp = &f->g->blocks.items[f->block].ops.items[0];
+    if (s->forked || !f->bta->merge_point[f->block] || mp->nargs != 1)
+        return true;
+    Av flag = get(f, mp->args[0]);
+    return flag.kind != AV_CONST || flag.bits != 0;
+}
+
 /* Follows a link; true when the path goes on in the target. */
 static bool follow(JgPe *pe, State **sp, uint32_t *block, const JgLink *link)
 {
     bind_link(pe, *sp, link);
     Frame *f = top(*sp);
-    if (is_merge_block(f, f->block))
+    if (is_merge_block(f, f->block) && joins_here(*sp, f))
         return !merge_point(pe, sp, block);
     return true;
 }
@@ -608,6 +626,7 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
         links[i] = jg_link(pe->rg, targets[i], 0, NULL);
     }
     JgVal c = residualize(pe, *sp, *block, cond);
+    (*sp)->forked = true;
     if (t->kind == JG_TERM_BRANCH)
         jg_set_branch(pe->rg, *block, c, links[0], links[1]);
     else

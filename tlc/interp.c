@@ -122,8 +122,13 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg
     int64_t backedges = 0;
 #endif
 
+    /* whether a branch may arrive at pc (tlc_join_points): merge points
+     * elsewhere let the partial evaluator specialize straight-line code in
+     * one piece. Computed at the end of each instruction, so that the merge
+     * point stays the loop's first operation. */
+    int64_t join = 1;
     for (;;) {
-        jit_merge_point();
+        jit_merge_point_join(join);
         if (pc >= code->len)
             break;
         const int64_t at = pc;
@@ -364,6 +369,7 @@ JIT_PORTAL TlcObject *tlc_resume(const TlcCode *code, int64_t pc, TlcObject *arg
         default:
             tlc_raise(TLC_ERR_INVALID_OPCODE, op, at, "unknown opcode");
         }
+        join = pc < code->len && code->join[pc];
     }
 done:
     return sp > 0 ? stack[sp - 1] : NULL;

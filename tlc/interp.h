@@ -19,6 +19,7 @@ typedef struct TlcCode {
     const uint8_t *bytes;
     int64_t len;
     const uint8_t *insn_start;     /* len + 1 flags: pc starts an instruction */
+    const uint8_t *join;           /* len + 1 flags: tlc_join_points */
     const TlcType *const *classes; /* class of each descriptor in the pool */
     const char *const *strings;    /* the string pool */
 } TlcCode;

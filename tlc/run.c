@@ -17,7 +17,8 @@ TlcCode *tlc_code_new(const TlcProgram *prog)
     TlcCode *code = calloc(1, sizeof *code);
     const TlcType **classes = calloc(prog->nclasses + 1, sizeof *classes);
     uint8_t *starts = tlc_insn_starts(prog);
-    if (!code || !classes || !starts)
+    uint8_t *join = starts ? tlc_join_points(prog, starts) : NULL;
+    if (!code || !classes || !starts || !join)
         goto fail;
     for (uint32_t k = 0; k < prog->nclasses; k++)
         if (!(classes[k] = tlc_class_get(&prog->classes[k])))
@@ -25,6 +26,7 @@ TlcCode *tlc_code_new(const TlcProgram *prog)
     code->bytes = prog->code;
     code->len = prog->code_len;
     code->insn_start = starts;
+    code->join = join;
     code->classes = classes;
     code->strings = (const char *const *)prog->strings;
     return code;
@@ -32,6 +34,7 @@ fail:
     free(code);
     free(classes);
     free(starts);
+    free(join);
     return NULL;
 }
 
@@ -40,6 +43,7 @@ void tlc_code_free(TlcCode *code)
     if (!code)
         return;
     free((void *)code->insn_start);
+    free((void *)code->join);
     free((void *)code->classes);
     free(code);
 }

@@ -260,6 +260,28 @@ bool tlc_verify(const TlcProgram *prog, TlcDiag *diag)
     return check_strings(prog, diag) && check_classes(prog, diag) && check_code(prog, diag);
 }
 
+uint8_t *tlc_join_points(const TlcProgram *prog, const uint8_t *starts)
+{
+    uint8_t *join = calloc((size_t)prog->code_len + 1, 1);
+    if (!join)
+        return NULL;
+    bool computed = false;
+    for (uint32_t pc = 0; pc < prog->code_len; pc++) {
+        if (!starts[pc])
+            continue;
+        const TlcOpInfo *info = tlc_op_info(prog->code[pc]);
+        computed |= prog->code[pc] == TLC_OP_BR_COND_STK;
+        if (info && info->operand == TLC_OPND_LABEL && prog->code_len - pc - 1 >= 1) {
+            int64_t target = (int64_t)pc + 2 + (int8_t)prog->code[pc + 1];
+            if (target >= 0 && target <= (int64_t)prog->code_len)
+                join[target] = 1;
+        }
+    }
+    if (computed)
+        memcpy(join, starts, (size_t)prog->code_len + 1);
+    return join;
+}
+
 uint8_t *tlc_insn_starts(const TlcProgram *prog)
 {
     uint8_t *starts = calloc((size_t)prog->code_len + 1, 1);

@@ -19,5 +19,10 @@ bool tlc_verify(const TlcProgram *prog, TlcDiag *diag);
  * non-zero iff pc starts an instruction in the linear decode or pc ==
  * code_len. NULL when out of memory. */
 uint8_t *tlc_insn_starts(const TlcProgram *prog);
+/* code_len + 1 flags: where a path other than the one running straight on
+ * may arrive (a branch's or a call's target; every instruction when the
+ * program branches to computed targets), for jit_merge_point_join; NULL
+ * when out of memory. `starts` is tlc_insn_starts'. */
+uint8_t *tlc_join_points(const TlcProgram *prog, const uint8_t *starts);
 
 #endif

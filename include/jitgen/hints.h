@@ -16,6 +16,12 @@
 /* The dispatch-loop header of the interpreter: where loops of the
  * interpreted program may close. */
 void jit_merge_point(void);
+/* The same, with a green flag: whether a path of the interpreted program
+ * other than the one running straight on may arrive here (a branch target).
+ * Where the flag is 0 the partial evaluator joins paths only after they
+ * forked (a red branch, a promotion); otherwise it goes on in the same
+ * residual block (docs/architecture.md, "Merge points"). */
+void jit_merge_point_join(int64_t joins);
 /* Need-oriented: the value and everything it depends on must be green. */
 int64_t jit_concrete_i64(int64_t x);
 void *jit_concrete_ptr(const void *x);
@@ -47,6 +53,10 @@ void *jit_forget_ptr(const void *x);
 
 static inline void jit_merge_point(void)
 {
+}
+static inline void jit_merge_point_join(int64_t joins)
+{
+    (void)joins;
 }
 static inline int64_t jit_concrete_i64(int64_t x)
 {
