@@ -28,6 +28,14 @@ if(JITGEN_BASELINE)
            COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/consolidation.sh ${JITGEN_TLC})
 endif()
 
+# Straight-line code specialized without a residual block per instruction
+# (tests/e2e/merge_points.sh).
+add_test(NAME e2e_merge_points
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/merge_points.sh ${JITGEN_TLC})
+if(JITGEN_BASELINE)
+  set_tests_properties(e2e_merge_points PROPERTIES ENVIRONMENT "MERGE_ENGINES=pe baseline")
+endif()
+
 # Stores into an object the interpreter allocated stay pending past loads
 # from objects of other kinds (tests/e2e/hand_over_stores.sh).
 add_test(NAME e2e_hand_over_stores

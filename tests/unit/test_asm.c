@@ -948,6 +948,39 @@ static void test_insn_starts(void **state)
     free(starts);
 }
 
+/* Join points: a static branch's target only; every instruction once the
+ * program has a computed branch (BR_COND_STK). */
+static void test_join_points(void **state)
+{
+    (void)state;
+    char *s[] = {"m"};
+    uint8_t code[] = {2, 1, 1, 31, 0, 2, 35, 0xF8, 3};
+    TlcProgram p = prog_of(code, sizeof code);
+    p.nstrings = 1;
+    p.strings = s;
+    expect_accept(&p);
+    uint8_t *starts = tlc_insn_starts(&p);
+    assert_non_null(starts);
+    uint8_t *join = tlc_join_points(&p, starts);
+    assert_non_null(join);
+    for (size_t i = 0; i <= sizeof code; i++)
+        assert_int_equal(join[i], i == 0); /* BR at 6 goes back to 0 */
+    free(join);
+    free(starts);
+
+    uint8_t computed[] = {2, 1, 2, 4, 19, 3, 3};
+    p = prog_of(computed, sizeof computed);
+    expect_accept(&p);
+    starts = tlc_insn_starts(&p);
+    assert_non_null(starts);
+    join = tlc_join_points(&p, starts);
+    assert_non_null(join);
+    for (size_t i = 0; i <= sizeof computed; i++)
+        assert_int_equal(join[i] != 0, starts[i] != 0);
+    free(join);
+    free(starts);
+}
+
 /* Random code never crashes the verifier; whenever it accepts, an
  * independent decode agrees with tlc_insn_starts and every static branch
  * lands on an instruction start. */
@@ -1100,6 +1133,7 @@ int main(void)
         cmocka_unit_test(test_verify_duplicates),
         cmocka_unit_test(test_verify_limits),
         cmocka_unit_test(test_insn_starts),
+        cmocka_unit_test(test_join_points),
         cmocka_unit_test(test_verify_random_code),
 #ifdef TLC_TEST_WRAP_ALLOC
         cmocka_unit_test(test_out_of_memory),
