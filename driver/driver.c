@@ -525,6 +525,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
     if (options->engine != JG_ENGINE_GRAPHS) {
         JgPeOptions pe_options = {.no_virtuals = options->no_virtuals,
                                   .no_value_args = options->no_value_args,
+                                  .host_array = options->host_array,
+                                  .host_array_param = options->host_array_param,
+                                  .host_array_len_param = options->host_array_len_param,
                                   .verify = d->verify,
                                   .on_exit = pe_exit_told,
                                   .on_exit_ctx = d,

@@ -959,6 +959,9 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * rebase_cache only reads (it builds the block's own cache anew) */
     rebase_cache(&w, g, cur, nb);
     rebase_pending(&w, g, cur, pend, npend, nb);
+    /* the host array goes on as the parameter it came to, if any */
+    uint32_t host = cur->host_array ? find_value(&w, cur->host_array, 0) : w.pair_param.count;
+    g->host_array = host < w.pair_param.count ? w.pair_param.items[host] : 0;
     clear_marks(g);
     jump(pe, &w, *block, nb);
     MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);

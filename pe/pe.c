@@ -275,8 +275,11 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *
         av_set(f, entry->params[i],
                value_args_passed(shapes, i) ? value_args_receive(pe, shapes, i, param)
                                             : av_var(t, param));
+        if (pe->options.host_array && i == pe->options.host_array_param)
+            value_args_host_array(pe, s, shapes, param);
     }
     bool ok = compile_from(pe, 0, s);
+    pe->host_array_shapes = NULL;
     pe->stats.ms += now_ms() - t0;
     if (!ok) {
         snprintf(err, errsize, "%s", pe->error);

@@ -107,6 +107,8 @@ typedef struct State {
     /* the path forked (a red branch or select, a compilation's start) since
      * its last merge point: it joins others at the next one (follow) */
     bool forked;
+    /* the residual value of the host array (value_args_host_load), 0: none */
+    JgVal host_array;
 } State;
 
 /* A residual block a merge-point key owns, with the state it assumes. */
@@ -172,6 +174,10 @@ struct JgPe {
     JG_VEC(Work) work;
     uint32_t walk; /* walk counter for Virt.mark */
     JgEvaluator *exit_evaluator;
+    /* a specialization for a host's call: the shapes of the host array's
+     * objects, until code with an effect on memory is emitted
+     * (value_args_host_load) */
+    const JgArgShapes *host_array_shapes;
     uint64_t budget_left; /* interpreter operations this compilation may still process */
     char error[512];
     bool failed;
@@ -265,6 +271,18 @@ void value_args_seed(JgPe *pe);
 /* The virtual object a callee rebuilds from parameter `param` (its
  * conversion, if any, emitted into block 0). */
 Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param);
+
+/* The most objects of a host array read by shape. */
+#define PE_HOST_ARRAY_MAX 256
+/* A specialization for a host's call under `shapes` (NULL: none) begins,
+ * the host array in residual parameter `param`. */
+void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param);
+/* A load from the host array (JgPeOptions.host_array) at element `offset`
+ * / 8 that the host's call found an object of a value shape at: a copy of
+ * it, rebuilt from its word, which is loaded (into `block`); false for any
+ * other load. */
+bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, int64_t offset,
+                          JgType type, Av *out);
 
 /* Results: a residual graph returns a value object of a value allocator as
  * its word, and leaves its shape in jg_value_result_shape (NULL: a pointer).

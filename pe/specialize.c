@@ -194,6 +194,11 @@ static Step run_load(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *o
         av_set(f, op->result, norm(*known));
         return STEP_NEXT;
     }
+    Av shaped;
+    if (value_args_host_load(pe, s, block, base, offset, type, &shaped)) {
+        av_set(f, op->result, shaped);
+        return STEP_NEXT;
+    }
     JgVal a = residualize(pe, s, block, addr);
     JgVal r = emit_op(pe, block, JG_OP_LOAD, type, 1, &a);
     jg_last_op(pe->rg, block)->line = op->line;

@@ -37,6 +37,10 @@ typedef struct ValueShape {
 struct JgArgShapes {
     uint32_t n;              /* portal parameters */
     const ValueShape **slot; /* per parameter: NULL, passed as it is */
+    /* from a host's call: per object of the host array (JgPeOptions.host_array),
+     * its shape or NULL */
+    uint32_t narray;
+    const ValueShape **array;
     struct JgArgShapes *next;
 };
 
@@ -128,15 +132,21 @@ static const ValueShape *intern_value_shape(JgPe *pe, const ValueShape *shape)
     return s;
 }
 
-static const JgArgShapes *intern_arg_shapes(JgPe *pe, uint32_t n, const ValueShape **slot)
+static const JgArgShapes *intern_arg_shapes(JgPe *pe, uint32_t n, const ValueShape **slot,
+                                            uint32_t narray, const ValueShape **array)
 {
     for (const JgArgShapes *a = pe->arg_shapes; a; a = a->next)
-        if (a->n == n && memcmp(a->slot, slot, sizeof *slot * n) == 0)
+        if (a->n == n && memcmp(a->slot, slot, sizeof *slot * n) == 0 && a->narray == narray &&
+            (narray == 0 || memcmp(a->array, array, sizeof *array * narray) == 0))
             return a;
     JgArgShapes *a = jg_arena_alloc(&pe->arena, sizeof *a);
     a->n = n;
     a->slot = jg_arena_alloc(&pe->arena, sizeof *slot * (n + 1));
     memcpy(a->slot, slot, sizeof *slot * n);
+    a->narray = narray;
+    a->array = jg_arena_alloc(&pe->arena, sizeof *array * (narray + 1));
+    if (narray)
+        memcpy(a->array, array, sizeof *array * narray);
     a->next = pe->arg_shapes;
     pe->arg_shapes = a;
     return a;
@@ -175,7 +185,7 @@ const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Fra
         any = true;
         args[i + 1] = word_of(pe, s, block, a.obj, slot[i]);
     }
-    return any ? intern_arg_shapes(pe, n, slot) : NULL;
+    return any ? intern_arg_shapes(pe, n, slot, 0, NULL) : NULL;
 }
 
 /* Whether real object `p` is one of `shape`: its constant pointer fields
@@ -194,6 +204,29 @@ static bool host_object_has_shape(const char *p, const ValueShape *shape)
     return true;
 }
 
+static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block);
+
+/* The known shape of real object `p`, or NULL. */
+static const ValueShape *host_shape(const JgPe *pe, const char *p)
+{
+    for (const ValueShape *shape = pe->value_shapes; p && shape; shape = shape->next)
+        if (host_object_has_shape(p, shape))
+            return shape;
+    return NULL;
+}
+
+/* Whether the host array's parameters are a red pointer and a green
+ * integer of the portal. */
+static bool host_array_usable(const JgPe *pe)
+{
+    const JgGraph *portal = pe->module->portal;
+    unsigned a = pe->options.host_array_param, n = pe->options.host_array_len_param;
+    uint64_t greens = pe->bta->portal_green_params;
+    return pe->options.host_array && a < portal->nparams && n < portal->nparams && a < 64 &&
+           n < 64 && !(greens >> a & 1) && (greens >> n & 1) &&
+           portal->param_types[a] == JG_PTR && jg_type_is_int((JgType)portal->param_types[n]);
+}
+
 const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
 {
     const JgGraph *portal = pe->module->portal;
@@ -208,17 +241,55 @@ const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
         const char *p = (const char *)(uintptr_t)args[i];
         if (i >= 64 || (greens >> i & 1) || portal->param_types[i] != JG_PTR || !p)
             continue;
-        for (const ValueShape *shape = pe->value_shapes; shape && !slot[i]; shape = shape->next)
-            if (host_object_has_shape(p, shape))
-                slot[i] = shape;
-        if (!slot[i])
+        if (!(slot[i] = host_shape(pe, p)))
             continue;
         any = true;
         args[i] = 0;
         if (slot[i]->word_offset >= 0)
             memcpy(&args[i], p + slot[i]->word_offset, sizeof args[i]);
     }
-    return any ? intern_arg_shapes(pe, n, slot) : NULL;
+    /* the host array's objects stay where they are, for the residual code
+     * to read (value_args_host_load); their shapes, part of the key, are
+     * read here */
+    uint32_t narray = 0;
+    const ValueShape *array[PE_HOST_ARRAY_MAX + 1];
+    if (host_array_usable(pe)) {
+        const char *const *objects =
+            (const char *const *)(uintptr_t)args[pe->options.host_array_param];
+        uint64_t count = args[pe->options.host_array_len_param];
+        if (objects && count <= PE_HOST_ARRAY_MAX)
+            for (uint32_t j = 0; j < count; j++)
+                if ((array[j] = host_shape(pe, objects[j])))
+                    narray = j + 1;
+    }
+    any |= narray > 0;
+    return any ? intern_arg_shapes(pe, n, slot, narray, array) : NULL;
+}
+
+void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param)
+{
+    bool on = shapes && shapes->narray && host_array_usable(pe);
+    s->host_array = on ? param : 0;
+    pe->host_array_shapes = on ? shapes : NULL;
+}
+
+bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, int64_t offset,
+                          JgType type, Av *out)
+{
+    const JgArgShapes *shapes = pe->host_array_shapes;
+    if (!shapes || !base || base != s->host_array || type != JG_PTR || offset < 0 ||
+        offset % 8 || (uint64_t)offset / 8 >= shapes->narray || !shapes->array[offset / 8])
+        return false;
+    const ValueShape *shape = shapes->array[offset / 8];
+    JgVal at = emit_pointer_plus(pe, block, base, offset);
+    JgVal object = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &at);
+    JgVal word = 0;
+    if (shape->word_offset >= 0) {
+        JgVal field = emit_pointer_plus(pe, block, object, shape->word_offset);
+        word = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &field);
+    }
+    *out = rebuild(pe, shape, word, block);
+    return true;
 }
 
 /* Offsets from a new object `base` that an op of its block addresses. */

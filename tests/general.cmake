@@ -47,6 +47,7 @@ add_test(NAME e2e_value_args
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/value_args.sh ${JITGEN_TLC})
 
 # What the interpreter hands over is specialized once: no residual graph
-# more than --engine=baseline makes (tests/e2e/hand_over_entries.sh).
+# more than --engine=baseline makes, and its saved stack read by shape: no
+# flexswitch more (tests/e2e/hand_over_entries.sh).
 add_test(NAME e2e_hand_over_entries
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/hand_over_entries.sh ${JITGEN_TLC})

@@ -8,6 +8,9 @@
 extern const unsigned char tlc_interp_graphs[];
 extern const unsigned char tlc_interp_graphs_end[];
 
+/* tlc_resume's parameters: how many, and where the saved stack is */
+enum { TLC_PORTAL_SAVED = 9, TLC_PORTAL_NSAVED = 10, TLC_PORTAL_PARAMS = 11 };
+
 static JgDriver *driver;
 static JgDriverOptions lazy_options; /* the driver to create at first need */
 static bool lazy;
@@ -21,14 +24,19 @@ static JgDriver *create(const JgDriverOptions *options, char *err, size_t errsiz
 /* A tiered run that shows no code creates the driver (loading the
  * interpreter's graphs and their binding-time analysis, about 0.2 ms) only
  * when something gets hot: a short run never needs it. */
-bool tlc_engines_init(const JgDriverOptions *options, char *err, size_t errsize)
+bool tlc_engines_init(const JgDriverOptions *given, char *err, size_t errsize)
 {
-    if (options->tiered && !(options->dumps & JG_DUMP_CODE) && !options->dot_file) {
-        lazy_options = *options;
+    JgDriverOptions options = *given;
+    /* a frame handed over brings its operand stack in `saved` */
+    options.host_array = true;
+    options.host_array_param = TLC_PORTAL_SAVED;
+    options.host_array_len_param = TLC_PORTAL_NSAVED;
+    if (options.tiered && !(options.dumps & JG_DUMP_CODE) && !options.dot_file) {
+        lazy_options = options;
         lazy = true;
         return true;
     }
-    driver = create(options, err, errsize);
+    driver = create(&options, err, errsize);
     return driver != NULL;
 }
 
@@ -59,12 +67,12 @@ JgDriver *tlc_engines_driver(void)
     return driver;
 }
 
-/* Runs the portal tlc_resume through the driver. */
+/* Runs the portal tlc_resume through the driver: its parameters in order. */
 static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject *arg0, TlcObject *arg1,
                                 TlcObject *arg2, TlcObject *arg3, TlcObject **args, int64_t nargs,
                                 int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
-    uint64_t slots[11] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,
+    uint64_t slots[TLC_PORTAL_PARAMS] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,
                           (uint64_t)(uintptr_t)arg0, (uint64_t)(uintptr_t)arg1,
                           (uint64_t)(uintptr_t)arg2, (uint64_t)(uintptr_t)arg3,
                           (uint64_t)(uintptr_t)args, (uint64_t)nargs,

@@ -40,6 +40,15 @@ typedef struct JgDriverOptions {
     FILE *dump_out;   /* default stderr */
     bool no_virtuals; /* ablation */
     bool no_value_args; /* ablation: portal calls pass every argument as it is */
+    /* host_array: portal parameter host_array_param (a red pointer) points to
+     * as many objects as its green parameter host_array_len_param says, and
+     * the portal only reads them (TLC: the operand stack a frame is handed
+     * over with). A host's call is then specialized for the value shapes
+     * of those objects too (docs/architecture.md, "Value arguments"): the
+     * code reads each one's word, not its type, and makes no flexswitch on
+     * it. */
+    bool host_array;
+    unsigned host_array_param, host_array_len_param;
     int llvm_opt;     /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
                          methods with loops, none for the others */
     bool llvm_opt_set;

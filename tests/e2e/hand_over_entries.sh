@@ -8,6 +8,9 @@
 # own (many_methods: 24 sends an iteration). Each run prints the
 # interpreter's output and specializes no more residual graphs than
 # `--engine=baseline`, which compiles every frame from its start.
+# A loop handed over in the middle of nested loops (pythagoras, collatz)
+# brings its boxed operands in the saved stack, read by their shapes
+# (JgDriverOptions.host_array): no more flexswitches than from the start.
 #
 # usage: hand_over_entries.sh TLC_BINARY
 set -uo pipefail
@@ -30,6 +33,18 @@ for run in "queens 8" "many_methods 500" "poly_send 5000" "tak 12"; do
     expect "$prog $n (default): the interpreter's output" cmp -s out want
     tiered=$(specializations)
     expect "$prog $n (default): $tiered residual graphs, at most $eager" \
+        [ "${tiered:-99}" -le "${eager:-0}" ]
+done
+for run in "pythagoras 300" "collatz 3000"; do
+    read -r prog n <<<"$run"
+    "$tlc" run --engine=interp "$suite/$prog.tlc" "$n" >want 2>/dev/null
+    t "$prog $n --engine=baseline" 0 run --engine=baseline --stats "$suite/$prog.tlc" "$n" ||
+        continue
+    eager=$(sed -n 's/^pe.promotions: //p' err)
+    t "$prog $n (default)" 0 run --stats "$suite/$prog.tlc" "$n" || continue
+    expect "$prog $n (default): the interpreter's output" cmp -s out want
+    tiered=$(sed -n 's/^pe.promotions: //p' err)
+    expect "$prog $n (default): $tiered flexswitches, at most $eager" \
         [ "${tiered:-99}" -le "${eager:-0}" ]
 done
 finish
