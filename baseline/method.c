@@ -412,8 +412,9 @@ static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
  * 0 gives 0, divisor -1 gives -x and 0; both are x * divisor for the
  * quotient. A power-of-two divisor 2^k rounds towards zero by adding
  * 2^k - 1 to a negative dividend, then shifts (no idiv). The result is rax
- * or rdx, both scratch. */
-static void lower_divide(Codegen *c, const JgOp *op)
+ * or rdx, both scratch. `rem_too`: an srem of the same operands right
+ * after this sdiv (pairs_divide), whose result the same idiv gives. */
+static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
 {
     bool rem = op->opcode == JG_OP_SREM;
     JgType t = (JgType)op->type;
@@ -441,10 +442,10 @@ static void lower_divide(Codegen *c, const JgOp *op)
         x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
         x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
         x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
-        if (rem)
-            x64_mov_ri(&c->buf, X64_RDX, 0);
-        else
+        if (!rem)
             x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
+        if (rem || rem_too)
+            x64_mov_ri(&c->buf, X64_RDX, 0);
         x64_jmp(&c->buf, done);
         x64_place(&c->buf, divide);
         x64_cqo(&c->buf);
@@ -453,6 +454,35 @@ static void lower_divide(Codegen *c, const JgOp *op)
     }
     normalize(c, result, t);
     store_result(c, op->result, result);
+    if (rem_too) { /* homes are never rax, rcx or rdx */
+        normalize(c, X64_RDX, t);
+        store_result(c, rem_too->result, X64_RDX);
+    }
+}
+
+/* Whether a and b are the same value: one value, or equal constants. */
+static bool same_operand(const Codegen *c, JgVal a, JgVal b)
+{
+    a = bl_resolve(c, a);
+    b = bl_resolve(c, b);
+    if (a == b)
+        return true;
+    const JgValueInfo *x = &c->g->values.items[a], *y = &c->g->values.items[b];
+    return x->kind == JG_VK_CONST && y->kind == JG_VK_CONST && x->type == y->type &&
+           x->bits == y->bits;
+}
+
+/* Whether `next`, the op after `op`, is an srem of the same operands as
+ * the sdiv `op` that needs an idiv (not a power-of-two divisor): one idiv
+ * gives both (lower_divide). TLC's floor division is such a pair. */
+static bool pairs_divide(const Codegen *c, const JgOp *op, const JgOp *next)
+{
+    return op->opcode == JG_OP_SDIV && next->opcode == JG_OP_SREM && op->type == next->type &&
+           op->nargs == 2 && next->nargs == 2 &&
+           same_operand(c, op->args[0], next->args[0]) &&
+           same_operand(c, op->args[1], next->args[1]) && bl_divide_inline(op) &&
+           bl_divide_inline(next) && !bl_no_code(c, op) && !bl_no_code(c, next) &&
+           power_of_two_divisor(c, op->args[1], (JgType)op->type) == 0;
 }
 
 /* memset(dst, byte, n) with byte and n constant (bl_memset_inline): the
@@ -807,7 +837,7 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
     case JG_OP_SDIV:
     case JG_OP_SREM:
         if (bl_divide_inline(op))
-            lower_divide(c, op);
+            lower_divide(c, op, NULL);
         else
             arith_call(c, op);
         return;
@@ -1561,9 +1591,18 @@ static void lower_block(Codegen *c, uint32_t b)
 {
     const JgBlock *bk = &c->g->blocks.items[b];
     c->current = b;
-    for (uint32_t i = 0; i < bk->ops.count && !c->failed; i++)
-        if (i + 1 != c->fused[b - c->lo].op)
-            lower_op(c, b, &bk->ops.items[i]);
+    uint32_t fused = c->fused[b - c->lo].op; /* 1 + its index: lowered by the branch */
+    for (uint32_t i = 0; i < bk->ops.count && !c->failed; i++) {
+        const JgOp *op = &bk->ops.items[i];
+        if (i + 1 == fused)
+            continue;
+        if (i + 1 < bk->ops.count && i + 2 != fused && pairs_divide(c, op, op + 1)) {
+            lower_divide(c, op, op + 1);
+            i++;
+            continue;
+        }
+        lower_op(c, b, op);
+    }
     lower_terminator(c, b);
 }
 

@@ -283,6 +283,33 @@ static void test_integer_edge_values(void **state)
     jg_baseline_free(bl);
 }
 
+/* An sdiv right before the srem of the same operands takes one idiv for
+ * both (method.c, pairs_divide): both results as the evaluator's, at
+ * every width, divisors 0 and -1 included. */
+static void test_divide_pair(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    for (size_t ti = 0; ti < NINT_TYPES; ti++) {
+        JgType t = int_types[ti];
+        if (t == JG_I1)
+            continue;
+        JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
+        JgVal q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), P(g, 0, 1));
+        JgVal r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), P(g, 0, 1));
+        JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
+                        op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
+        jg_set_return(g, 0, mix);
+        compile(bl, g);
+        for (size_t i = 0; i < NSAMPLES; i++)
+            for (size_t j = 0; j < NSAMPLES; j++)
+                same(
+                    bl, g,
+                    (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
+    }
+    jg_baseline_free(bl);
+}
+
 /* Narrow results feed later operations (helper calls read their operands
  * unmasked): every value must stay zero-extended from its width. */
 static void test_zero_extension_invariant(void **state)
@@ -2742,6 +2769,7 @@ int main(int argc, char **argv)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_integer_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_extension_invariant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_immediates, setup, teardown),
