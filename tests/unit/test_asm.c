@@ -939,6 +939,12 @@ static void test_insn_starts(void **state)
     static const uint8_t expected[] = {1, 0, 1, 1, 0, 0, 1, 0, 1, 1};
     for (size_t i = 0; i < sizeof expected; i++)
         assert_int_equal(starts[i] != 0, expected[i]);
+    /* join points: the static branch's target only (BR at 6 goes back to 0) */
+    uint8_t *join = tlc_join_points(&p, starts);
+    assert_non_null(join);
+    for (size_t i = 0; i <= sizeof code; i++)
+        assert_int_equal(join[i], i == 0);
+    free(join);
     free(starts);
 
     p = prog_of(NULL, 0);
@@ -948,32 +954,17 @@ static void test_insn_starts(void **state)
     free(starts);
 }
 
-/* Join points: a static branch's target only; every instruction once the
- * program has a computed branch (BR_COND_STK). */
+/* Join points of a program with a computed branch (BR_COND_STK): every
+ * instruction (test_insn_starts: a static branch's target only). */
 static void test_join_points(void **state)
 {
     (void)state;
-    char *s[] = {"m"};
-    uint8_t code[] = {2, 1, 1, 31, 0, 2, 35, 0xF8, 3};
-    TlcProgram p = prog_of(code, sizeof code);
-    p.nstrings = 1;
-    p.strings = s;
+    uint8_t computed[] = {2, 1, 2, 4, 19, 3, 3};
+    TlcProgram p = prog_of(computed, sizeof computed);
     expect_accept(&p);
     uint8_t *starts = tlc_insn_starts(&p);
     assert_non_null(starts);
     uint8_t *join = tlc_join_points(&p, starts);
-    assert_non_null(join);
-    for (size_t i = 0; i <= sizeof code; i++)
-        assert_int_equal(join[i], i == 0); /* BR at 6 goes back to 0 */
-    free(join);
-    free(starts);
-
-    uint8_t computed[] = {2, 1, 2, 4, 19, 3, 3};
-    p = prog_of(computed, sizeof computed);
-    expect_accept(&p);
-    starts = tlc_insn_starts(&p);
-    assert_non_null(starts);
-    join = tlc_join_points(&p, starts);
     assert_non_null(join);
     for (size_t i = 0; i <= sizeof computed; i++)
         assert_int_equal(join[i] != 0, starts[i] != 0);

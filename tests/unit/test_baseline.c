@@ -283,6 +283,15 @@ static void test_integer_edge_values(void **state)
     jg_baseline_free(bl);
 }
 
+/* g (two parameters of type t) as the evaluator on every pair of samples. */
+static void same_on_pairs(JgBaseline *bl, const JgGraph *g, JgType t)
+{
+    for (size_t i = 0; i < NSAMPLES; i++)
+        for (size_t j = 0; j < NSAMPLES; j++)
+            same(bl, g,
+                 (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
+}
+
 /* An sdiv right before the srem of the same operands takes one idiv for
  * both (method.c, pairs_divide): both results as the evaluator's, at
  * every width, divisors 0 and -1 included. */
@@ -301,11 +310,7 @@ static void test_divide_pair(void **state)
                         op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
         jg_set_return(g, 0, mix);
         compile(bl, g);
-        for (size_t i = 0; i < NSAMPLES; i++)
-            for (size_t j = 0; j < NSAMPLES; j++)
-                same(
-                    bl, g,
-                    (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
+        same_on_pairs(bl, g, t);
     }
     jg_baseline_free(bl);
 }
@@ -340,11 +345,7 @@ static void test_zero_extension_invariant(void **state)
             r = op2(g, 0, JG_OP_XOR, JG_I64, r, parts[i]);
         jg_set_return(g, 0, r);
         compile(bl, g);
-        for (size_t i = 0; i < NSAMPLES; i++)
-            for (size_t j = 0; j < NSAMPLES; j++)
-                same(
-                    bl, g,
-                    (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
+        same_on_pairs(bl, g, t);
     }
     /* i8 255 + 1 is 0 as an i64; an i32 -1 is 0xffffffff zero-extended */
     JgGraph *g = residual("wrap", JG_I64, 2, (JgType[]){JG_I8, JG_I32});
