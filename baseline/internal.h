@@ -149,7 +149,7 @@ struct JgBaseline {
     bool looks_started; /* the first look was armed */
     bool timer_made;
     timer_t timer;
-    double look_ms; /* the hook's last `next look` */
+    double look_ms;       /* the hook's last `next look` */
     BlValueArrays values; /* of the method being compiled (method.c) */
 };
 

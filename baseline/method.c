@@ -478,8 +478,7 @@ static bool same_operand(const Codegen *c, JgVal a, JgVal b)
 static bool pairs_divide(const Codegen *c, const JgOp *op, const JgOp *next)
 {
     return op->opcode == JG_OP_SDIV && next->opcode == JG_OP_SREM && op->type == next->type &&
-           op->nargs == 2 && next->nargs == 2 &&
-           same_operand(c, op->args[0], next->args[0]) &&
+           op->nargs == 2 && next->nargs == 2 && same_operand(c, op->args[0], next->args[0]) &&
            same_operand(c, op->args[1], next->args[1]) && bl_divide_inline(op) &&
            bl_divide_inline(next) && !bl_no_code(c, op) && !bl_no_code(c, next) &&
            power_of_two_divisor(c, op->args[1], (JgType)op->type) == 0;
@@ -1692,17 +1691,17 @@ static void *install(Codegen *c)
  * flexswitches' live values; 0 aside), and how many values they define:
  * the entries of the per-value arrays this compile writes (BlValueArrays)
  * and a bound on its classes (homes.c). */
-static void named_values(const JgGraph *g, uint32_t lo, uint32_t hi, uint32_t *vlo,
-                         uint32_t *vhi, uint32_t *ndefs)
+static void named_values(const JgGraph *g, uint32_t lo, uint32_t hi, uint32_t *vlo, uint32_t *vhi,
+                         uint32_t *ndefs)
 {
     uint32_t min = UINT32_MAX, max = 0, defs = 0;
-#define NAME(v)                                                                            \
-    do {                                                                                   \
-        JgVal v_ = (v);                                                                    \
-        if (v_ && v_ < min)                                                                \
-            min = v_;                                                                      \
-        if (v_ > max)                                                                      \
-            max = v_;                                                                      \
+#define NAME(v)                                                                                    \
+    do {                                                                                           \
+        JgVal v_ = (v);                                                                            \
+        if (v_ && v_ < min)                                                                        \
+            min = v_;                                                                              \
+        if (v_ > max)                                                                              \
+            max = v_;                                                                              \
     } while (0)
     for (uint32_t b = lo; b < hi; b++) {
         const JgBlock *bk = &g->blocks.items[b];

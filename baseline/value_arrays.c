@@ -6,9 +6,8 @@
 
 /* Grows a->FIELD to cap entries; false (the array as it was) when out of
  * memory. */
-#define GROW(FIELD)                                                                        \
-    ((more = realloc(a->FIELD, (size_t)cap * sizeof *a->FIELD)) ? (a->FIELD = more, true)  \
-                                                                 : false)
+#define GROW(FIELD)                                                                                \
+    ((more = realloc(a->FIELD, (size_t)cap * sizeof *a->FIELD)) ? (a->FIELD = more, true) : false)
 
 bool bl_values_reserve(BlValueArrays *a, uint32_t n)
 {

@@ -13,14 +13,14 @@
  * values its blocks name and cleans the range that holds them afterwards. */
 typedef struct BlValueArrays {
     uint32_t cap;
-    int32_t *home;       /* 0 */
-    uint8_t *reg;        /* BL_VALUES_NO_REG */
-    uint32_t *alias;     /* the value itself */
-    uint32_t *alloca_at; /* 0 */
+    int32_t *home;                            /* 0 */
+    uint8_t *reg;                             /* BL_VALUES_NO_REG */
+    uint32_t *alias;                          /* the value itself */
+    uint32_t *alloca_at;                      /* 0 */
     bool *dead, *scaled, *folded, *addressed; /* false */
-    bool *read;          /* false (homes.c, find_dead_params) */
-    uint32_t *reads;     /* 0 (homes.c, count_reads) */
-    uint32_t *index;     /* UINT32_MAX (homes.c, a value's class number) */
+    bool *read;                               /* false (homes.c, find_dead_params) */
+    uint32_t *reads;                          /* 0 (homes.c, count_reads) */
+    uint32_t *index;                          /* UINT32_MAX (homes.c, a value's class number) */
 } BlValueArrays;
 
 #define BL_VALUES_NO_REG 0xff

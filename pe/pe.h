@@ -27,11 +27,6 @@ typedef struct JgPeOptions {
     unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
     bool no_value_args;           /* ablation: portal calls pass every argument as it is */
-    /* a red pointer parameter of the portal that points to as many objects
-     * as its green parameter host_array_len says, and that the portal only
-     * reads (JgDriverOptions.host_array) */
-    bool host_array;
-    unsigned host_array_param, host_array_len_param;
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
     bool verify;                  /* check the graph after every compilation (pe.c) */
@@ -39,6 +34,11 @@ typedef struct JgPeOptions {
     void *on_exit_ctx;
     JgPeAdmitFn admit; /* NULL: every compilation goes on */
     void *admit_ctx;
+    /* a red pointer parameter of the portal that points to as many objects
+     * as its green parameter host_array_len says, and that the portal only
+     * reads (JgDriverOptions.host_array) */
+    bool host_array;
+    unsigned host_array_param, host_array_len_param;
 } JgPeOptions;
 
 typedef struct JgPeStats {

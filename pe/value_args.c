@@ -223,8 +223,8 @@ static bool host_array_usable(const JgPe *pe)
     unsigned a = pe->options.host_array_param, n = pe->options.host_array_len_param;
     uint64_t greens = pe->bta->portal_green_params;
     return pe->options.host_array && a < portal->nparams && n < portal->nparams && a < 64 &&
-           n < 64 && !(greens >> a & 1) && (greens >> n & 1) &&
-           portal->param_types[a] == JG_PTR && jg_type_is_int((JgType)portal->param_types[n]);
+           n < 64 && !(greens >> a & 1) && (greens >> n & 1) && portal->param_types[a] == JG_PTR &&
+           jg_type_is_int((JgType)portal->param_types[n]);
 }
 
 const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
@@ -277,8 +277,8 @@ bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, 
                           JgType type, Av *out)
 {
     const JgArgShapes *shapes = pe->host_array_shapes;
-    if (!shapes || !base || base != s->host_array || type != JG_PTR || offset < 0 ||
-        offset % 8 || (uint64_t)offset / 8 >= shapes->narray || !shapes->array[offset / 8])
+    if (!shapes || !base || base != s->host_array || type != JG_PTR || offset < 0 || offset % 8 ||
+        (uint64_t)offset / 8 >= shapes->narray || !shapes->array[offset / 8])
         return false;
     const ValueShape *shape = shapes->array[offset / 8];
     JgVal at = emit_pointer_plus(pe, block, base, offset);

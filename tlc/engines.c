@@ -73,11 +73,11 @@ static TlcObject *resume_driver(const TlcCode *code, int64_t pc, TlcObject *arg0
                                 int64_t depth, TlcObject *const *saved, int64_t nsaved)
 {
     uint64_t slots[TLC_PORTAL_PARAMS] = {(uint64_t)(uintptr_t)code, (uint64_t)pc,
-                          (uint64_t)(uintptr_t)arg0, (uint64_t)(uintptr_t)arg1,
-                          (uint64_t)(uintptr_t)arg2, (uint64_t)(uintptr_t)arg3,
-                          (uint64_t)(uintptr_t)args, (uint64_t)nargs,
-                          (uint64_t)depth,           (uint64_t)(uintptr_t)saved,
-                          (uint64_t)nsaved};
+                                         (uint64_t)(uintptr_t)arg0, (uint64_t)(uintptr_t)arg1,
+                                         (uint64_t)(uintptr_t)arg2, (uint64_t)(uintptr_t)arg3,
+                                         (uint64_t)(uintptr_t)args, (uint64_t)nargs,
+                                         (uint64_t)depth,           (uint64_t)(uintptr_t)saved,
+                                         (uint64_t)nsaved};
     return (TlcObject *)(uintptr_t)jg_driver_call(tlc_engines_driver(), slots);
 }
 
