@@ -1772,9 +1772,15 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         /* blocks a goto branches through (BlFuse with a parameter) keep
          * their code for their other ways in, placed last: the goto's way
          * on is then often the next block, without a jump */
-        for (uint32_t b = lo; b < hi; b++)
+        for (uint32_t b = lo; b < hi; b++) {
             if (c.fused[b - lo].param)
                 c.last[g->blocks.items[b].term.links[0].target - lo] = true;
+            /* a block that ends the run (an error raised) is placed last
+             * too, never where a branch would fall into it: a loop's way on
+             * then falls through and stays on its cache lines */
+            if (g->blocks.items[b].term.kind == JG_TERM_UNREACHABLE)
+                c.last[b - lo] = true;
+        }
         for (uint32_t pass = 0; pass < 2; pass++)
             for (uint32_t b = lo; b < hi && !c.failed; b++)
                 if (c.reached[b - lo] && c.last[b - lo] == pass &&
