@@ -467,9 +467,9 @@ static bool same_operand(const Codegen *c, JgVal a, JgVal b)
     b = bl_resolve(c, b);
     if (a == b)
         return true;
-    const JgValueInfo *x = &c->g->values.items[a], *y = &c->g->values.items[b];
-    return x->kind == JG_VK_CONST && y->kind == JG_VK_CONST && x->type == y->type &&
-           x->bits == y->bits;
+    return jg_is_const(c->g, a) && jg_is_const(c->g, b) &&
+           jg_value_type(c->g, a) == jg_value_type(c->g, b) &&
+           jg_value(c->g, a)->bits == jg_value(c->g, b)->bits;
 }
 
 /* Whether `next`, the op after `op`, is an srem of the same operands as

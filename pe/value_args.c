@@ -268,7 +268,7 @@ const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
 
 void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param)
 {
-    bool on = shapes && shapes->narray && host_array_usable(pe);
+    bool on = shapes && shapes->narray; /* jg_pe_host_shapes checked the parameters */
     s->host_array = on ? param : 0;
     pe->host_array_shapes = on ? shapes : NULL;
 }
