@@ -21,6 +21,7 @@
 #include <stdio.h>
 
 #include "frontend/ir.h"
+#include "jitgen/allocator.h"
 #include "frontend/portal_site.h"
 
 /* Called at a look (`look_ms` below): baseline code, at a loop header
@@ -44,6 +45,10 @@ typedef struct JgBaselineOptions {
      * Must outlive the backend */
     const uint32_t *portal_red_index;
     uint32_t portal_nred;
+    /* allocators whose fast path the code takes itself (jitgen/allocator.h;
+     * the array outlives the backend) */
+    const JgFreeListAllocator *allocators;
+    uint32_t nallocators;
     /* the first look at tier_up, in milliseconds from the first run of
      * baseline code (< 0: at once; 0: never). A look, on a timer, makes
      * every loop's back-edge into a merge point leave for the dispatcher

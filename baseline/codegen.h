@@ -109,6 +109,18 @@ static inline JgVal bl_resolve(const Codegen *c, JgVal v)
     return v;
 }
 
+/* Whether a and b are the same value: one value, or equal constants. */
+static inline bool bl_same_operand(const Codegen *c, JgVal a, JgVal b)
+{
+    a = bl_resolve(c, a);
+    b = bl_resolve(c, b);
+    if (a == b)
+        return true;
+    return jg_is_const(c->g, a) && jg_is_const(c->g, b) &&
+           jg_value_type(c->g, a) == jg_value_type(c->g, b) &&
+           jg_value(c->g, a)->bits == jg_value(c->g, b)->bits;
+}
+
 /* Whether portal call `op` can call a graph bound to its site directly:
  * the backend knows the portal's red parameters, which fit the frame the
  * call builds (BL_DIRECT_SLOTS), and the call passes them all. */

@@ -707,7 +707,7 @@ static void reuse_results(Codegen *c)
                 bool same = o->opcode == op->opcode && o->type == op->type && o->pred == op->pred &&
                             o->nargs == op->nargs && c->alias[o->result] == o->result;
                 for (uint32_t a = 0; same && a < op->nargs; a++)
-                    same = bl_resolve(c, o->args[a]) == bl_resolve(c, op->args[a]);
+                    same = bl_same_operand(c, o->args[a], op->args[a]);
                 if (same) {
                     c->alias[op->result] = o->result;
                     break;

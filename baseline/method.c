@@ -460,26 +460,14 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
     }
 }
 
-/* Whether a and b are the same value: one value, or equal constants. */
-static bool same_operand(const Codegen *c, JgVal a, JgVal b)
-{
-    a = bl_resolve(c, a);
-    b = bl_resolve(c, b);
-    if (a == b)
-        return true;
-    return jg_is_const(c->g, a) && jg_is_const(c->g, b) &&
-           jg_value_type(c->g, a) == jg_value_type(c->g, b) &&
-           jg_value(c->g, a)->bits == jg_value(c->g, b)->bits;
-}
-
 /* Whether `next`, the op after `op`, is an srem of the same operands as
  * the sdiv `op` that needs an idiv (not a power-of-two divisor): one idiv
  * gives both (lower_divide). TLC's floor division is such a pair. */
 static bool pairs_divide(const Codegen *c, const JgOp *op, const JgOp *next)
 {
     return op->opcode == JG_OP_SDIV && next->opcode == JG_OP_SREM && op->type == next->type &&
-           op->nargs == 2 && next->nargs == 2 && same_operand(c, op->args[0], next->args[0]) &&
-           same_operand(c, op->args[1], next->args[1]) && bl_divide_inline(op) &&
+           op->nargs == 2 && next->nargs == 2 && bl_same_operand(c, op->args[0], next->args[0]) &&
+           bl_same_operand(c, op->args[1], next->args[1]) && bl_divide_inline(op) &&
            bl_divide_inline(next) && !bl_no_code(c, op) && !bl_no_code(c, next) &&
            power_of_two_divisor(c, op->args[1], (JgType)op->type) == 0;
 }
@@ -629,6 +617,101 @@ static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t
     x64_jmp(b, done);
 }
 
+/* The most bytes an inlined allocation clears: larger objects are the
+ * allocator's to clear. */
+#define BL_INLINE_CLEAR_MAX 64
+
+/* The free list a call of `addr` takes its object from, when the host
+ * described the allocator (JgBaselineOptions.allocators) and the call's size is a
+ * constant the list serves; NULL otherwise. */
+static void **free_list_of(const Codegen *c, const JgOp *op, uint64_t addr,
+                           const JgFreeListAllocator **which)
+{
+    const JgBaselineOptions *o = &c->bg->bl->options;
+    if (op->nargs < 2 || !jg_is_const(c->g, op->args[1]))
+        return NULL;
+    uint64_t size = jg_value(c->g, op->args[1])->bits;
+    for (uint32_t i = 0; i < o->nallocators; i++) {
+        const JgFreeListAllocator *a = &o->allocators[i];
+        if ((uint64_t)(uintptr_t)a->fn != addr || !a->list || a->empty_max > INT32_MAX ||
+            (a->clear_all && size > BL_INLINE_CLEAR_MAX))
+            continue;
+        *which = a;
+        return a->list(size);
+    }
+    return NULL;
+}
+
+/* Whether the ops right after allocation `op` (in `block`) store to every
+ * byte of its first `n` before anything else happens: partial evaluation
+ * writes a new object's fields right away, and until then nothing can read
+ * the object (no call, so no collection), so the clearing can be left out. */
+static bool stores_cover(const Codegen *c, uint32_t block, const JgOp *op, uint64_t n)
+{
+    const JgBlock *bk = &c->g->blocks.items[block];
+    uint64_t covered = 0, all = n >= 64 ? UINT64_MAX : (UINT64_C(1) << n) - 1;
+    JgVal derived[8]; /* ptradds of the object, and their offsets */
+    int64_t offsets[8];
+    uint32_t nderived = 0;
+    for (uint32_t i = (uint32_t)(op - bk->ops.items) + 1; i < bk->ops.count; i++) {
+        const JgOp *o = &bk->ops.items[i];
+        if (o->opcode == JG_OP_PTRADD && o->nargs == 2 && o->args[0] == op->result &&
+            jg_is_const(c->g, o->args[1]) && nderived < 8) {
+            derived[nderived] = o->result;
+            offsets[nderived++] = (int64_t)jg_value(c->g, o->args[1])->bits;
+            continue;
+        }
+        if (o->opcode != JG_OP_STORE || o->nargs != 2)
+            break;
+        int64_t at = -1;
+        if (o->args[0] == op->result)
+            at = 0;
+        for (uint32_t d = 0; d < nderived; d++)
+            if (o->args[0] == derived[d])
+                at = offsets[d];
+        unsigned size = jg_type_size(jg_value_type(c->g, o->args[1]));
+        if (at >= 0 && (uint64_t)at + size <= n)
+            covered |= (size >= 64 ? UINT64_MAX : (UINT64_C(1) << size) - 1) << at;
+    }
+    return (covered & all) == all;
+}
+
+/* An allocator's fast path (jitgen/allocator.h): the head of `list`, when
+ * it is an object, taken off, counted and cleared (unless the next ops
+ * write it all, stores_cover), in rax at `done`; an empty list falls
+ * through to the call. rax, rcx and rdx hold no value's home. */
+static void inline_allocation(Codegen *c, uint32_t block, const JgOp *op,
+                              const JgFreeListAllocator *a, void **list, uint32_t done)
+{
+    X64Buf *b = &c->buf;
+    uint32_t empty = x64_label(b);
+    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)list);
+    x64_load(b, 8, X64_RAX, X64_RCX, 0);
+    x64_alu_ri(b, X64_CMP, X64_RAX, (int32_t)a->empty_max);
+    x64_jcc(b, X64_BE, empty);
+    x64_load(b, 8, X64_RDX, X64_RAX, 0);
+    x64_store(b, 8, X64_RCX, 0, X64_RDX);
+    if (a->counter) {
+        x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)a->counter);
+        x64_alu_mi(b, X64_ADD, X64_RCX, 0, 1);
+    }
+    uint64_t n = a->clear_all ? jg_value(c->g, op->args[1])->bits : 8;
+    if (stores_cover(c, block, op, n))
+        n = 0;
+    int32_t at = 0;
+    for (unsigned size = 8; size && n; size /= 2)
+        for (; n >= size; n -= size, at += (int32_t)size) {
+            if (size == 8)
+                x64_mov_mi(b, X64_RAX, at, 0);
+            else {
+                x64_mov_ri(b, X64_RDX, 0);
+                x64_store(b, size, X64_RAX, at, X64_RDX);
+            }
+        }
+    x64_jmp(b, done);
+    x64_place(b, empty);
+}
+
 static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 {
     JgBaseline *bl = c->bg->bl;
@@ -681,6 +764,11 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             bl_cg_fail(c, "call through a %s", jg_type_name((JgType)info->type));
             return;
         }
+        const JgFreeListAllocator *allocator = NULL;
+        void **list = constant ? free_list_of(c, op, addr, &allocator) : NULL;
+        uint32_t allocated = list ? x64_label(&c->buf) : 0;
+        if (list)
+            inline_allocation(c, block, op, allocator, list, allocated);
         if (simple_call(c, op)) {
             static const X64Reg regs[6] = {X64_RDI, X64_RSI, X64_RDX, X64_RCX, X64_R8, X64_R9};
             bool staged = !args_in_order(c, op, regs);
@@ -729,6 +817,8 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             x64_mov_rr(&c->buf, X64_RDX, X64_RSP);
             x64_call_abs(&c->buf, (const void *)bl_call_ffi);
         }
+        if (list)
+            x64_place(&c->buf, allocated);
         if (callee && (callee->flags & JG_FLAG_NORETURN)) {
             x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
             x64_mov_ri(&c->buf, X64_RSI, block);

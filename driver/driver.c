@@ -378,6 +378,8 @@ static JgLlvmOptions backend_options(JgDriver *d)
         .portal_ctx = d,
         .portal_red_index = d->red_index,
         .portal_nred = d->nred,
+        .allocators = options->allocators,
+        .nallocators = options->nallocators,
         /* tiered: secondaries are compiled only once they get hot, as the
          * frames the interpreter hands over are */
         .lazy_threshold = options->tiered ? JG_LAZY_THRESHOLD : 0,
@@ -495,7 +497,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         JgBaselineOptions bo = {.portal_call = baseline_portal_call,
                                 .portal_ctx = d,
                                 .portal_red_index = d->red_index,
-                                .portal_nred = d->nred};
+                                .portal_nred = d->nred,
+                                .allocators = options->allocators,
+                                .nallocators = options->nallocators};
         if (options->dumps & JG_DUMP_ASM)
             bo.dump_asm = dump_out(d);
         if (d->tier_up_ms > 0) {

@@ -171,6 +171,74 @@ static bool portal_call(LgMethod *m, const JgOp *op)
     return true;
 }
 
+/* The free list a call takes its object from, when the host described its
+ * allocator (JgLlvmOptions.allocators) and the call's size is a constant
+ * the list serves; NULL otherwise. */
+static void **free_list_of(LgMethod *m, const JgOp *op, const JgFreeListAllocator **which)
+{
+    const JgLlvmOptions *o = &m->llvm->options;
+    JgVal f = op->args[0];
+    if (!o->nallocators || op->nargs < 2 || op->type != JG_PTR || !f || f >= m->g->values.count ||
+        !jg_is_const(m->g, f) || !jg_is_const(m->g, op->args[1]))
+        return NULL;
+    uint64_t addr = jg_value(m->g, f)->bits;
+    if (!addr && op->callee && op->callee->native)
+        addr = (uint64_t)(uintptr_t)op->callee->native;
+    for (uint32_t i = 0; i < o->nallocators; i++) {
+        const JgFreeListAllocator *a = &o->allocators[i];
+        if ((uint64_t)(uintptr_t)a->fn == addr && a->list) {
+            *which = a;
+            return a->list(jg_value(m->g, op->args[1])->bits);
+        }
+    }
+    return NULL;
+}
+
+/* An allocator's fast path (jitgen/allocator.h): the head of `list`, when
+ * it is an object, taken off, counted and cleared (LLVM drops the clearing
+ * where the fields are stored next); otherwise the call. */
+static bool allocation_call(LgMethod *m, const JgOp *op, LLVMValueRef fn,
+                            const JgFreeListAllocator *a, void **list)
+{
+    JgLlvm *llvm = m->llvm;
+    LLVMValueRef f = LLVMGetBasicBlockParent(LLVMGetInsertBlock(m->b));
+    LLVMBasicBlockRef take = LLVMAppendBasicBlockInContext(llvm->ctx, f, "alloc.take");
+    LLVMBasicBlockRef call = LLVMAppendBasicBlockInContext(llvm->ctx, f, "alloc.call");
+    LLVMBasicBlockRef join = LLVMAppendBasicBlockInContext(llvm->ctx, f, "alloc.join");
+    LLVMValueRef at = lg_const_ptr(llvm, list);
+    LLVMValueRef head = LLVMBuildLoad2(m->b, llvm->t_ptr, at, "head");
+    LLVMValueRef object =
+        LLVMBuildICmp(m->b, LLVMIntUGT, LLVMBuildPtrToInt(m->b, head, llvm->t_i64, ""),
+                      LLVMConstInt(llvm->t_i64, a->empty_max, 0), "");
+    LLVMBuildCondBr(m->b, object, take, call);
+    LLVMPositionBuilderAtEnd(m->b, take);
+    LLVMBuildStore(m->b, LLVMBuildLoad2(m->b, llvm->t_ptr, head, "next"), at);
+    if (a->counter) {
+        LLVMValueRef counter = lg_const_ptr(llvm, a->counter);
+        LLVMValueRef n = LLVMBuildLoad2(m->b, llvm->t_i64, counter, "");
+        LLVMBuildStore(m->b, LLVMBuildAdd(m->b, n, LLVMConstInt(llvm->t_i64, 1, 0), ""), counter);
+    }
+    uint64_t bytes = a->clear_all ? jg_value(m->g, op->args[1])->bits : 8;
+    LLVMBuildMemSet(m->b, head, LLVMConstInt(LLVMInt8TypeInContext(llvm->ctx), 0, 0),
+                    LLVMConstInt(llvm->t_i64, bytes, 0), 8);
+    LLVMBuildBr(m->b, join);
+    LLVMPositionBuilderAtEnd(m->b, call);
+    if (!native_call(m, op, fn))
+        return false;
+    LLVMValueRef called = m->vals[op->result];
+    LLVMBasicBlockRef call_end = LLVMGetInsertBlock(m->b);
+    LLVMBuildBr(m->b, join);
+    LLVMPositionBuilderAtEnd(m->b, join);
+    if (op->result) {
+        LLVMValueRef r = LLVMBuildPhi(m->b, llvm->t_ptr, "object");
+        LLVMValueRef in[2] = {head, called};
+        LLVMBasicBlockRef from[2] = {take, call_end};
+        LLVMAddIncoming(r, in, from, 2);
+        m->vals[op->result] = r;
+    }
+    return true;
+}
+
 bool lg_lower_call(LgMethod *m, const JgOp *op)
 {
     if (op->nargs == 0)
@@ -178,5 +246,9 @@ bool lg_lower_call(LgMethod *m, const JgOp *op)
     if (op->callee && (op->callee->flags & JG_FLAG_PORTAL))
         return portal_call(m, op);
     LLVMValueRef fn = callee_value(m, op);
+    const JgFreeListAllocator *allocator = NULL;
+    void **list = fn ? free_list_of(m, op, &allocator) : NULL;
+    if (list)
+        return allocation_call(m, op, fn, allocator, list);
     return fn && native_call(m, op, fn);
 }

@@ -22,6 +22,7 @@
 #include "frontend/ir.h"
 #include "frontend/module.h"
 #include "frontend/portal_site.h"
+#include "jitgen/allocator.h"
 #include "jitgen/fatal.h"
 
 #define JG_BLOCKID(method, block) (((uint32_t)(method) << 16) | (uint32_t)(block))
@@ -67,6 +68,10 @@ typedef struct JgLlvmOptions {
      * arguments, without the host */
     const uint32_t *portal_red_index;
     uint32_t portal_nred;
+    /* allocators whose fast path the code takes itself (jitgen/allocator.h;
+     * the array outlives the backend) */
+    const JgFreeListAllocator *allocators;
+    uint32_t nallocators;
     /* methods per graph, primary included; 0: 65535, the block-id
      * encoding's limit (tests lower it to reach the limit quickly) */
     uint32_t max_methods;

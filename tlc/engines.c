@@ -31,6 +31,9 @@ bool tlc_engines_init(const JgDriverOptions *given, char *err, size_t errsize)
     options.host_array = true;
     options.host_array_param = TLC_PORTAL_SAVED;
     options.host_array_len_param = TLC_PORTAL_NSAVED;
+    /* objects taken off the allocators' free lists by compiled code */
+    options.allocators = tlc_free_list_allocators;
+    options.nallocators = 2;
     if (options.tiered && !(options.dumps & JG_DUMP_CODE) && !options.dot_file) {
         lazy_options = options;
         lazy = true;

@@ -72,6 +72,32 @@ static inline void *pop(void **lists, size_t granules)
     return p;
 }
 
+/* The lists compiled code pops (tlc_free_list_allocators). */
+static void **normal_list(uint64_t size)
+{
+    size_t granules = granules_of(size);
+    return granules < GC_TINY_FREELISTS ? &small_normal[granules] : NULL;
+}
+
+static void **atomic_list(uint64_t size)
+{
+    size_t granules = granules_of(size);
+    return granules < GC_TINY_FREELISTS ? &small_atomic[granules] : NULL;
+}
+
+const JgFreeListAllocator tlc_free_list_allocators[2] = {
+    {.fn = (const void *)tlc_alloc,
+     .list = normal_list,
+     .empty_max = GC_TINY_FREELISTS + 1,
+     .clear_all = false,
+     .counter = &tlc_allocations},
+    {.fn = (const void *)tlc_alloc_atomic,
+     .list = atomic_list,
+     .empty_max = GC_TINY_FREELISTS + 1,
+     .clear_all = true,
+     .counter = &tlc_allocations},
+};
+
 /* The collector clears the objects of a normal list but their link word. */
 void *tlc_alloc(uint64_t size, TlcSite site)
 {

@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jitgen/allocator.h"
 #include "jitgen/hints.h"
 #include "program.h"
 
@@ -118,6 +119,11 @@ JIT_VALUE_ALLOCATOR void *tlc_alloc_atomic(uint64_t size, TlcSite site);
 
 /* Allocations made so far (reported as run.allocations). */
 extern uint64_t tlc_allocations;
+
+/* tlc_alloc and tlc_alloc_atomic as compiled code may take their fast path
+ * itself (jitgen/allocator.h): their free lists, emptied by a count at or
+ * below the collector's GC_TINY_FREELISTS + 1. */
+extern const JgFreeListAllocator tlc_free_list_allocators[2];
 
 /* The type of a value, promoted: the JIT specializes the code that follows on
  * it (one flexswitch per distinct type seen). Types are never mutated. */

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "jitgen/allocator.h"
 #include "jitgen/fatal.h"
 
 typedef enum JgEngine {
@@ -49,6 +50,10 @@ typedef struct JgDriverOptions {
      * it. */
     bool host_array;
     unsigned host_array_param, host_array_len_param;
+    /* allocators whose fast path baseline code takes itself
+     * (jitgen/allocator.h); the array must outlive the driver */
+    const JgFreeListAllocator *allocators;
+    uint32_t nallocators;
     int llvm_opt;     /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
                          methods with loops, none for the others */
     bool llvm_opt_set;

@@ -38,6 +38,8 @@
 
 #include "residual_build.h"
 
+#include "free_list_fixture.h"
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static JgBaseline *baseline_with(JgBaselineOptions o)
@@ -1427,6 +1429,27 @@ static JgVal call(JgGraph *g, uint32_t b, JgType ret, void *fn, const char *name
     return jg_emit(g, b, JG_OP_CALL, ret, n + 1, all);
 }
 
+/* Allocations from a free list the options describe, in baseline code
+ * (free_list_fixture.h). */
+static void fl_compile(void *bl, JgGraph *g)
+{
+    compile(bl, g);
+}
+
+static uint64_t fl_run(void *bl, JgGraph *g, const uint64_t *args)
+{
+    return jg_baseline_call(bl, g, args);
+}
+
+static void test_free_list_allocation(void **state)
+{
+    (void)state;
+    JgBaseline *bl =
+        baseline_with((JgBaselineOptions){.allocators = fl_allocators, .nallocators = 2});
+    fl_check(bl, fl_compile, fl_run);
+    jg_baseline_free(bl);
+}
+
 static void test_native_calls(void **state)
 {
     (void)state;
@@ -2794,6 +2817,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_alloca_under_pressure, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memcpy_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_native_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_free_list_allocation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_computed_callees, setup, teardown),
         cmocka_unit_test_setup_teardown(test_variadic_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_values_live_across_calls, setup, teardown),

@@ -30,6 +30,8 @@
 
 #include "residual_build.h"
 
+#include "free_list_fixture.h"
+
 /* ---- helpers ----------------------------------------------------------- */
 
 static JgLlvm *jit_with(JgLlvmOptions o)
@@ -605,6 +607,29 @@ static void test_memcpy_memset(void **state)
 /* ---- calls --------------------------------------------------------------- */
 
 static const JgType mixed_types[] = {JG_I8, JG_I16, JG_I32, JG_I64, JG_PTR, JG_F64, JG_I1, JG_F32};
+
+/* Allocations from a free list the options describe, in LLVM's code
+ * (free_list_fixture.h), unoptimized and at O2. */
+static void fl_compile(void *l, JgGraph *g)
+{
+    compile(l, g);
+}
+
+static uint64_t fl_run(void *l, JgGraph *g, const uint64_t *args)
+{
+    return jg_llvm_call(l, g, args);
+}
+
+static void test_free_list_allocation(void **state)
+{
+    (void)state;
+    for (int opt = 0; opt <= 2; opt += 2) {
+        JgLlvm *l = jit_with(
+            (JgLlvmOptions){.opt_level = opt, .allocators = fl_allocators, .nallocators = 2});
+        fl_check(l, fl_compile, fl_run);
+        jg_llvm_free(l);
+    }
+}
 
 static void test_native_calls(void **state)
 {
@@ -1693,6 +1718,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_alloca_zero_filled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_memcpy_memset, setup, teardown),
         cmocka_unit_test_setup_teardown(test_native_calls, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_free_list_allocation, setup, teardown),
         cmocka_unit_test_setup_teardown(test_variadic_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_portal_call, setup, teardown),
         cmocka_unit_test_setup_teardown(test_portal_call_direct, setup, teardown),
