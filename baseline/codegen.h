@@ -217,6 +217,13 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
     }
 }
 
+/* The free list whose head a call of an allocator the host described
+ * (JgBaselineOptions.allocators) takes in place, all its operands
+ * constants, and the allocator in *which; NULL when the call is an
+ * ordinary one (method.c, inline_allocation). Such a call is no call for
+ * the homes: its rare slow path keeps the caller-saved registers. */
+void **bl_free_list_of(const Codegen *c, const JgOp *op, const JgFreeListAllocator **which);
+
 /* Whether `op` needs no code: its result repeats or renames another value
  * (homes.c, alias), or nothing reads it (dead). */
 static inline bool bl_no_code(const Codegen *c, const JgOp *op)

@@ -342,7 +342,9 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
         if (record)
             interfere(k, r, live);
         set_remove(live, r);
-        if (record && bl_op_calls(c->g, op)) /* what lives on after a call */
+        const JgFreeListAllocator *allocator;
+        if (record && bl_op_calls(c->g, op) && !bl_free_list_of(c, op, &allocator))
+            /* what lives on after a call */
             for (uint32_t w = 0; w < k->words; w++)
                 k->crosses[w] |= live[w];
         for (uint32_t a = 0; a < op->nargs; a++)

@@ -621,15 +621,18 @@ static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t
  * allocator's to clear. */
 #define BL_INLINE_CLEAR_MAX 64
 
-/* The free list a call of `addr` takes its object from, when the host
- * described the allocator (JgBaselineOptions.allocators) and the call's size is a
- * constant the list serves; NULL otherwise. */
-static void **free_list_of(const Codegen *c, const JgOp *op, uint64_t addr,
-                           const JgFreeListAllocator **which)
+void **bl_free_list_of(const Codegen *c, const JgOp *op, const JgFreeListAllocator **which)
 {
     const JgBaselineOptions *o = &c->bg->bl->options;
-    if (op->nargs < 2 || !jg_is_const(c->g, op->args[1]))
+    if (!o->nallocators || op->nargs < 2 || op->nargs > 7 || op->type != JG_PTR)
         return NULL;
+    for (uint32_t i = 0; i < op->nargs; i++)
+        if (!jg_is_const(c->g, op->args[i]) || jg_value_type(c->g, op->args[i]) == JG_F32 ||
+            jg_value_type(c->g, op->args[i]) == JG_F64)
+            return NULL;
+    uint64_t addr = jg_value(c->g, op->args[0])->bits;
+    if (!addr && op->callee && op->callee->native)
+        addr = (uint64_t)(uintptr_t)op->callee->native;
     uint64_t size = jg_value(c->g, op->args[1])->bits;
     for (uint32_t i = 0; i < o->nallocators; i++) {
         const JgFreeListAllocator *a = &o->allocators[i];
@@ -712,6 +715,12 @@ static void inline_allocation(Codegen *c, uint32_t block, const JgOp *op,
     x64_place(b, empty);
 }
 
+_Static_assert((NHOME_REGS - NCALLEE_SAVED) % 2 == 0,
+               "an allocation's slow path pushes the caller-saved homes in pairs");
+
+/* The System V registers of integer arguments, in order. */
+static const X64Reg call_regs[6] = {X64_RDI, X64_RSI, X64_RDX, X64_RCX, X64_R8, X64_R9};
+
 static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
 {
     JgBaseline *bl = c->bg->bl;
@@ -765,12 +774,23 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             return;
         }
         const JgFreeListAllocator *allocator = NULL;
-        void **list = constant ? free_list_of(c, op, addr, &allocator) : NULL;
+        void **list = bl_free_list_of(c, op, &allocator);
         uint32_t allocated = list ? x64_label(&c->buf) : 0;
-        if (list)
+        if (list) {
+            /* the call, rare, keeps the registers of values that live on:
+             * the method's homes take the allocation for no call (homes.c) */
             inline_allocation(c, block, op, allocator, list, allocated);
-        if (simple_call(c, op)) {
-            static const X64Reg regs[6] = {X64_RDI, X64_RSI, X64_RDX, X64_RCX, X64_R8, X64_R9};
+            for (uint32_t i = NCALLEE_SAVED; i < NHOME_REGS; i++) /* 6: rsp stays aligned */
+                x64_push(&c->buf, bl_home_regs[i]);
+            for (uint32_t i = 0; i < n; i++)
+                load_value(c, call_regs[i], op->args[i + 1]);
+            x64_mov_ri(&c->buf, X64_R11, addr);
+            x64_call_reg(&c->buf, X64_R11);
+            for (uint32_t i = NHOME_REGS; i-- > NCALLEE_SAVED;)
+                x64_pop(&c->buf, bl_home_regs[i]);
+            x64_place(&c->buf, allocated);
+        } else if (simple_call(c, op)) {
+            const X64Reg *regs = call_regs;
             bool staged = !args_in_order(c, op, regs);
             for (uint32_t i = 0; staged && i < n; i++)
                 stage(c, i, op->args[i + 1]);
@@ -817,8 +837,6 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             x64_mov_rr(&c->buf, X64_RDX, X64_RSP);
             x64_call_abs(&c->buf, (const void *)bl_call_ffi);
         }
-        if (list)
-            x64_place(&c->buf, allocated);
         if (callee && (callee->flags & JG_FLAG_NORETURN)) {
             x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
             x64_mov_ri(&c->buf, X64_RSI, block);

@@ -90,6 +90,24 @@ static JgGraph *fl_graph_stored(const void *fn)
     return g;
 }
 
+/* Eight values live across fn(16, 7), summed after it: a * 36. */
+static JgGraph *fl_graph_live(const void *fn)
+{
+    JgGraph *g = residual("fl_live", JG_I64, 1, (JgType[]){JG_I64});
+    JgVal v[8];
+    for (uint32_t i = 0; i < 8; i++)
+        v[i] = op2(g, 0, JG_OP_MUL, JG_I64, P(g, 0, 0), k64(g, i + 1));
+    JgVal args[3] = {jg_const_symbol(g, (void *)(uintptr_t)fn, "alloc"), k64(g, 16), k64(g, 7)};
+    JgVal p = jg_emit(g, 0, JG_OP_CALL, JG_PTR, 3, args);
+    op2(g, 0, JG_OP_STORE, JG_VOID, p, v[0]);
+    JgVal sum = v[0];
+    for (uint32_t i = 1; i < 8; i++)
+        sum = op2(g, 0, JG_OP_ADD, JG_I64, sum, v[i]);
+    jg_set_return(g, 0, sum);
+    verified(g);
+    return g;
+}
+
 typedef uint64_t (*FlRun)(void *backend, JgGraph *g, const uint64_t *args);
 typedef void (*FlCompile)(void *backend, JgGraph *g);
 
@@ -112,6 +130,8 @@ static void fl_check(void *backend, FlCompile compile_graph, FlRun run)
     compile_graph(backend, link);
     compile_graph(backend, big);
     compile_graph(backend, stored);
+    JgGraph *live = fl_graph_live((const void *)fl_alloc);
+    compile_graph(backend, live);
 
     fl_fill();
     /* taken off the list, counted, its 24 bytes cleared and no more */
@@ -142,6 +162,13 @@ static void fl_check(void *backend, FlCompile compile_graph, FlRun run)
     assert_int_equal(fl_calls, 2);
     assert_int_equal(fl_taken, 5);
     assert_ptr_equal(fl_head, (void *)(uintptr_t)1);
+    /* values live across the allocation, on the allocator's path, then on
+     * the list's */
+    assert_int_equal(run(backend, live, (uint64_t[]){1000003}), 36 * 1000003);
+    assert_int_equal(fl_calls, 3);
+    fl_fill();
+    assert_int_equal(run(backend, live, (uint64_t[]){7}), 36 * 7);
+    assert_int_equal(fl_calls, 0);
 }
 
 #endif
