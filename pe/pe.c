@@ -201,7 +201,9 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     uint32_t kept_ops = pe->rg->blocks.items[first].ops.count;
     pe->failed = false;
     pe->budget_left = pe->options.budget_ops ? pe->options.budget_ops : 1000000;
-    s->forked = true; /* a flexswitch's new case, say: it joins at the next merge point */
+    /* a flexswitch's new case, say, goes on straight to the next join: a
+     * merge right after the promotion would generalize what it learned */
+    s->forked = false;
     if (pe_admits(pe)) {
         Work w = {first, s};
         JG_VEC_PUSH(&pe->arena, pe->work, w);

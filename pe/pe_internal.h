@@ -104,8 +104,8 @@ typedef struct State {
     Frame *frames; /* frames[depth - 1] is the running frame */
     uint32_t ncache, cache_capacity;
     CacheEntry *cache; /* heap cache: known contents of real memory */
-    /* the path forked (a red branch or select, a compilation's start) since
-     * its last merge point: it joins others at the next one (follow) */
+    /* the path forked (a red branch or select) since its last merge point:
+     * it joins others at the next one (follow) */
     bool forked;
     /* the residual value of the host array (value_args_host_load), 0: none */
     JgVal host_array;
