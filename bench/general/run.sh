@@ -267,7 +267,7 @@ done
 
 # One run of the default (tiered) engine with --stats: compile times, methods
 # compiled, maximum RSS.
-declare -A stat_compile stat_pe stat_methods stat_rss stat_ok
+declare -A stat_compile stat_pe stat_methods stat_code stat_rss stat_ok
 stat_value() {
     awk -F': ' -v k="$1" '$1 == k { v = $2 } END { print (v == "" ? 0 : v) }' "$work/err"
 }
@@ -290,6 +290,8 @@ for p in "${programs[@]}"; do
     stat_pe[$p]=$(stat_value pe.ms)
     stat_methods[$p]=$(awk -F': ' '$1 == "baseline.methods" || $1 == "jit.methods.primary" ||
                                     $1 == "jit.methods.secondary" { s += $2 } END { print s + 0 }' "$work/err")
+    stat_code[$p]=$(awk -F': ' '$1 == "baseline.code_bytes" || $1 == "jit.code_bytes" { s += $2 }
+                                END { printf "%.1f", s / 1024 }' "$work/err")
     stat_rss[$p]=$rss
 done
 
@@ -376,21 +378,22 @@ command+=" ${BENCH_GENERAL_COMMAND:-bench/general/run.sh $1}"
 # the tiered --stats run (engine "tiered-stats").
 csv=$work/results.csv
 {
-    echo "program,n,engine,result,median_s,min_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods"
+    echo "program,n,engine,result,median_s,min_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods,code_kb"
     for p in "${programs[@]}"; do
         for e in "${engines[@]}"; do
             if [ "${result["$p $e"]}" = ok ]; then
                 runs=$(wc -w <<<"${times["$p $e"]}")
-                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
+                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
                     "$(minimum <<<"${times["$p $e"]}")" "$runs" \
                     "$(tr ' ' '\n' <<<"${rsss["$p $e"]}" | awk 'NF' | sort -n | tail -n 1)" \
                     "$(ratio "${med["$p interp"]:-}" "${med["$p $e"]}" | tr -d x)"
             else
-                printf '%s,%s,%s,%s,,,0,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
+                printf '%s,%s,%s,%s,,,0,,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
             fi
         done
-        printf '%s,%s,tiered-stats,%s,,,1,%s,,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
-            "${stat_rss[$p]}" "${stat_compile[$p]}" "${stat_pe[$p]}" "${stat_methods[$p]}"
+        printf '%s,%s,tiered-stats,%s,,,1,%s,,%s,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
+            "${stat_rss[$p]}" "${stat_compile[$p]}" "${stat_pe[$p]}" "${stat_methods[$p]}" \
+            "${stat_code[$p]}"
     done
 } >"$csv"
 
@@ -438,8 +441,8 @@ md=$work/RESULTS.md
         header+=" ${label[$e]} |"
         rule+="---:|"
     done
-    echo "$header interp/tiered | tiered/best | compile ms | pe ms | methods | max RSS MB |"
-    echo "$rule---:|---:|---:|---:|---:|---:|"
+    echo "$header interp/tiered | tiered/best | compile ms | pe ms | methods | code KB | max RSS MB |"
+    echo "$rule---:|---:|---:|---:|---:|---:|---:|"
     for p in "${programs[@]}"; do
         row="| $p | ${size[$p]} |"
         for e in "${engines[@]}"; do
@@ -448,9 +451,10 @@ md=$work/RESULTS.md
         row+=" $(ratio "${med["$p interp"]:-}" "${med["$p tiered"]:-}") |"
         row+=" $(over_best "$p") |"
         if [ "${stat_ok[$p]}" = ok ]; then
-            row+=" ${stat_compile[$p]} | ${stat_pe[$p]} | ${stat_methods[$p]} | $(mb "${stat_rss[$p]}") |"
+            row+=" ${stat_compile[$p]} | ${stat_pe[$p]} | ${stat_methods[$p]} | ${stat_code[$p]} |"
+            row+=" $(mb "${stat_rss[$p]}") |"
         else
-            row+=" ${stat_ok[$p]} | | | |"
+            row+=" ${stat_ok[$p]} | | | | |"
         fi
         echo "$row"
     done
@@ -459,10 +463,11 @@ md=$work/RESULTS.md
     echo "(what \`--jit-threshold=0\` runs: no tiers without a threshold); the tier policy's"
     echo "bound is 1.10, above it in bold."
     echo
-    echo "compile ms, pe ms, methods and max RSS come from one run of the tiered JIT with"
-    echo "\`--stats\`: \`jit.compile_ms\` (all compile-time work), \`pe.ms\` (partial evaluation),"
-    echo "\`baseline.methods + jit.methods.primary + jit.methods.secondary\` (methods compiled by"
-    echo "both tiers) and the process's maximum resident set."
+    echo "compile ms, pe ms, methods, code KB and max RSS come from one run of the tiered JIT"
+    echo "with \`--stats\`: \`jit.compile_ms\` (all compile-time work), \`pe.ms\` (partial"
+    echo "evaluation), \`baseline.methods + jit.methods.primary + jit.methods.secondary\` (methods"
+    echo "compiled by both tiers), \`baseline.code_bytes + jit.code_bytes\` (machine code of both"
+    echo "tiers) and the process's maximum resident set."
     echo
     echo "## Per program"
     for p in "${programs[@]}"; do
