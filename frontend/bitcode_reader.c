@@ -199,6 +199,7 @@ static const struct {
     {"jit_forget_i64", JG_OP_FORGET, JG_I64},
     {"jit_forget_ptr", JG_OP_FORGET, JG_PTR},
     {"jit_deepfreeze_ptr", JG_OP_DEEPFREEZE, JG_PTR},
+    {"jit_load_immutable_ptr", JG_OP_LOAD, JG_PTR},
 };
 
 JgOpcode rd_hint_opcode(const char *name, JgType *type)

@@ -827,6 +827,8 @@ static void translate_hint(Fn *f, LLVMValueRef in, JgOpcode op, JgType t, const 
     if (jg_value_type(f->g, x) != t || result_type(f, in, name) != t)
         rd_fail_at(f->r, in, "%s called with the wrong type", name);
     set_result(f, in, emit(f, in, op, t, 1, &x));
+    if (op == JG_OP_LOAD) /* jit_load_immutable_ptr */
+        jg_last_op(f->g, f->block)->imm = JG_IMM_IMMUTABLE;
 }
 
 /* Arguments whose ABI meaning is not "a scalar value". */

@@ -150,6 +150,10 @@ typedef struct JgGraph JgGraph;
  * LLVM's reassociation would otherwise put the loop's accumulator back
  * into it (llvmgen emits a freeze, which it does not look through). */
 #define JG_IMM_GROUPED 1
+/* A LOAD's `imm`: the word never changes once its object can be reached
+ * (the hint jit_load_immutable_ptr): the partial evaluator's heap cache
+ * keeps it across calls and stores. */
+#define JG_IMM_IMMUTABLE 2
 
 typedef struct JgOp {
     uint16_t opcode; /* JgOpcode */
@@ -158,7 +162,8 @@ typedef struct JgOp {
     uint32_t nargs;
     JgVal *args;
     JgVal result;    /* 0 when the op has no result */
-    int64_t imm;     /* ALLOCA: size in bytes; arithmetic: JG_IMM_GROUPED or 0 */
+    int64_t imm;     /* ALLOCA: size in bytes; arithmetic: JG_IMM_GROUPED or 0;
+                        LOAD: JG_IMM_IMMUTABLE or 0 */
     JgGraph *callee; /* CALL: the graph of a direct callee, if known */
     uint32_t line;   /* source line, 0 if unknown */
 } JgOp;

@@ -74,10 +74,15 @@ JgVal residualize(JgPe *pe, State *s, uint32_t block, Av a)
 
 /* ---- heap cache ---- */
 
-/* Callers emit the pending stores first (pending_flush_all). */
+/* Callers emit the pending stores first (pending_flush_all). Words the
+ * interpreter loaded as immutable stay known. */
 void cache_forget_all(State *s)
 {
-    s->ncache = 0;
+    uint32_t kept = 0;
+    for (uint32_t i = 0; i < s->ncache; i++)
+        if (s->cache[i].immutable)
+            s->cache[kept++] = s->cache[i];
+    s->ncache = kept;
 }
 
 const CacheEntry *cache_find(const State *s, JgVal base, int64_t offset, JgType type)
@@ -103,7 +108,7 @@ const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type)
  * then recorded by the caller. A pending store still pending here is one
  * the caller's pending_flush_aliases let pass, its object being another
  * (pe/pending.c): it stays, unless it is to this very address, which the
- * new store replaces. */
+ * new store replaces; so does an immutable word (another object's). */
 void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type)
 {
     int64_t end = offset + (int64_t)jg_type_size(type);
@@ -112,7 +117,7 @@ void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type)
         CacheEntry *e = &s->cache[i];
         int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
         bool same = e->base == base && e->offset == offset && e->type == type;
-        if (!(e->offset < end && offset < e_end) || (e->pending && !same))
+        if (!(e->offset < end && offset < e_end) || ((e->pending || e->immutable) && !same))
             s->cache[kept++] = *e;
     }
     s->ncache = kept;

@@ -685,7 +685,7 @@ static void rebase_cache(Walk *w, State *g, const State *cur, uint32_t block)
             }
             done[i] = 1;
             progress = true;
-            cache_put(w->pe, g, e.base, e.offset, (JgType)e.type, e.value);
+            cache_put(w->pe, g, e.base, e.offset, (JgType)e.type, e.value)->immutable = e.immutable;
         }
     }
 }

@@ -86,6 +86,8 @@ typedef struct CacheEntry {
     int64_t offset;
     uint8_t type;
     uint8_t pending;
+    /* loaded by a JG_IMM_IMMUTABLE load: calls and stores leave it known */
+    uint8_t immutable;
     Av value;
 } CacheEntry;
 

@@ -203,7 +203,8 @@ static Step run_load(JgPe *pe, State *s, uint32_t block, Frame *f, const JgOp *o
     JgVal r = emit_op(pe, block, JG_OP_LOAD, type, 1, &a);
     jg_last_op(pe->rg, block)->line = op->line;
     Av result = av_var(type, r);
-    cache_put(pe, s, base, offset, type, result);
+    CacheEntry *e = cache_put(pe, s, base, offset, type, result);
+    e->immutable = (op->imm & JG_IMM_IMMUTABLE) != 0;
     av_set(f, op->result, result);
     return STEP_NEXT;
 }

@@ -5,7 +5,7 @@
 # (allocator, residual functions) are native only: the samples see their
 # annotated declarations. Included from tests/CMakeLists.txt.
 set(PV_CASES store_twice const_escape fields chain cycle real_loads residual_call sink overlap
-  list pending pending_alias)
+  list pending pending_alias immutable)
 set(PV_SOURCES pe_samples/pv_support.c)
 set(PV_BITCODE)
 foreach(case ${PV_CASES})

@@ -129,7 +129,7 @@ extern const JgFreeListAllocator tlc_free_list_allocators[2];
  * it (one flexswitch per distinct type seen). Types are never mutated. */
 static inline const TlcType *tlc_type_of(const TlcObject *o)
 {
-    return jit_deepfreeze(jit_promote(o->type));
+    return jit_deepfreeze(jit_promote(jit_load_immutable(&o->type)));
 }
 
 /* The constructors: `site` is the instruction allocating (tlc_site). */

@@ -33,6 +33,10 @@ void *jit_deepfreeze_ptr(const void *x);
 /* Make a green value red: stop specializing on it. */
 int64_t jit_forget_i64(int64_t x);
 void *jit_forget_ptr(const void *x);
+/* *p, a pointer field that never changes once the object holding it can be
+ * reached (a type word): what the JIT learns from it stays known across
+ * calls and stores, which may change other memory but not this word. */
+void *jit_load_immutable_ptr(const void *const *p);
 
 /* noinline: the call must stay a call in the bitcode, or clang would inline
  * the body into its callers and the annotation would be lost there */
@@ -86,6 +90,10 @@ static inline void *jit_forget_ptr(const void *x)
 {
     return (void *)x;
 }
+static inline void *jit_load_immutable_ptr(const void *const *p)
+{
+    return (void *)*p;
+}
 
 #define JIT_ELIDABLE
 #define JIT_DONT_LOOK_INSIDE
@@ -117,5 +125,6 @@ static inline void *jit_forget_ptr(const void *x)
 #define jit_promote(x) JITGEN_HINT_(jit_promote, x)
 #define jit_forget(x) JITGEN_HINT_(jit_forget, x)
 #define jit_deepfreeze(p) ((__typeof__(p))jit_deepfreeze_ptr(p))
+#define jit_load_immutable(p) ((__typeof__(*(p)))jit_load_immutable_ptr((const void *const *)(p)))
 
 #endif

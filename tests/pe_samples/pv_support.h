@@ -82,5 +82,6 @@ JIT_PORTAL int64_t pv_overlap(int64_t x);
 JIT_PORTAL int64_t pv_list(PvReal *real, int64_t n);
 JIT_PORTAL int64_t pv_pending(PvReal *real, int64_t n);
 JIT_PORTAL int64_t pv_pending_alias(PvReal *real, PvReal *other, int64_t n);
+JIT_PORTAL int64_t pv_immutable(PvReal *real, PvReal *other);
 
 #endif

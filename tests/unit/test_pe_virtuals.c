@@ -969,6 +969,31 @@ static void test_pending_alias(void **state)
     }
 }
 
+/* ---- case 13: immutable words ---- */
+
+static void test_immutable(void **state)
+{
+    (void)state;
+    for (size_t e = 0; e < NENGINES; e++) {
+        Driver dr = driver_open("immutable", engines[e], false);
+        int marker;
+        PvReal want = {.x = 5, .any = &marker}, got = {.x = 5, .any = &marker};
+        PvReal want_other = {.any = &marker}, got_other = {.any = &marker};
+        int64_t rn = pv_immutable(&want, &want_other);
+        assert_int_equal(rn, 1);
+        assert_int_equal(call2(&dr, ptr_arg(&got), ptr_arg(&got_other)), rn);
+        assert_int_equal(got.x, 6);
+        assert_null(got_other.any);
+        const JgGraph *g = residual_graph(&dr, -1, 0);
+        JgVal real = red_param(g, 0);
+        /* real->any once, the call and the store notwithstanding; real->x
+         * again after the call */
+        assert_int_equal(loads_at(g, real, offsetof(PvReal, any)), 1);
+        assert_int_equal(loads_at(g, real, offsetof(PvReal, x)), 2);
+        driver_close(&dr);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -986,6 +1011,7 @@ int main(void)
         cmocka_unit_test_teardown(test_list, teardown_case),
         cmocka_unit_test_teardown(test_pending, teardown_case),
         cmocka_unit_test_teardown(test_pending_alias, teardown_case),
+        cmocka_unit_test_teardown(test_immutable, teardown_case),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
