@@ -782,8 +782,12 @@ static void lower_call(Codegen *c, uint32_t block, const JgOp *op)
             inline_allocation(c, block, op, allocator, list, allocated);
             for (uint32_t i = NCALLEE_SAVED; i < NHOME_REGS; i++) /* 6: rsp stays aligned */
                 x64_push(&c->buf, bl_home_regs[i]);
-            for (uint32_t i = 0; i < n; i++)
+            for (uint32_t i = 0; i < n; i++) {
+                JgType t = jg_value_type(c->g, op->args[i + 1]);
                 load_value(c, call_regs[i], op->args[i + 1]);
+                if (t == JG_I8 || t == JG_I16) /* C's promotion, as below */
+                    sign_extend(c, call_regs[i], t);
+            }
             x64_mov_ri(&c->buf, X64_R11, addr);
             x64_call_reg(&c->buf, X64_R11);
             for (uint32_t i = NHOME_REGS; i-- > NCALLEE_SAVED;)
