@@ -21,8 +21,8 @@
 #include <stdio.h>
 
 #include "frontend/ir.h"
-#include "jitgen/allocator.h"
 #include "frontend/portal_site.h"
+#include "jitgen/allocator.h"
 
 /* Called at a look (`look_ms` below): baseline code, at a loop header
  * `block` (its parameters in `slots`), or at the graph's entry (block 0,
