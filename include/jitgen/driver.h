@@ -50,8 +50,8 @@ typedef struct JgDriverOptions {
      * it. */
     bool host_array;
     unsigned host_array_param, host_array_len_param;
-    /* allocators whose fast path baseline code takes itself
-     * (jitgen/allocator.h); the array must outlive the driver */
+    /* allocators whose fast path compiled code (both backends) takes
+     * itself (jitgen/allocator.h); the array must outlive the driver */
     const JgFreeListAllocator *allocators;
     uint32_t nallocators;
     int llvm_opt;     /* 0..3 when llvm_opt_set; otherwise adaptive: O2 for
