@@ -18,6 +18,7 @@
 #include "codegen.h"
 #include "disasm.h"
 #include "frontend/arith.h"
+#include "frontend/free_list.h"
 
 bool bl_cg_fail(Codegen *c, const char *fmt, ...)
 {
@@ -624,25 +625,17 @@ static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t
 void **bl_free_list_of(const Codegen *c, const JgOp *op, const JgFreeListAllocator **which)
 {
     const JgBaselineOptions *o = &c->bg->bl->options;
-    if (!o->nallocators || op->nargs < 2 || op->nargs > 7 || op->type != JG_PTR)
+    uint64_t size;
+    void **list = jg_free_list_of(c->g, op, o->allocators, o->nallocators, which, &size);
+    if (!list || op->nargs > 7 || (*which)->empty_max > INT32_MAX ||
+        ((*which)->clear_all && size > BL_INLINE_CLEAR_MAX))
         return NULL;
+    /* the slow path calls with every operand an integer constant */
     for (uint32_t i = 0; i < op->nargs; i++)
         if (!jg_is_const(c->g, op->args[i]) || jg_value_type(c->g, op->args[i]) == JG_F32 ||
             jg_value_type(c->g, op->args[i]) == JG_F64)
             return NULL;
-    uint64_t addr = jg_value(c->g, op->args[0])->bits;
-    if (!addr && op->callee && op->callee->native)
-        addr = (uint64_t)(uintptr_t)op->callee->native;
-    uint64_t size = jg_value(c->g, op->args[1])->bits;
-    for (uint32_t i = 0; i < o->nallocators; i++) {
-        const JgFreeListAllocator *a = &o->allocators[i];
-        if ((uint64_t)(uintptr_t)a->fn != addr || !a->list || a->empty_max > INT32_MAX ||
-            (a->clear_all && size > BL_INLINE_CLEAR_MAX))
-            continue;
-        *which = a;
-        return a->list(size);
-    }
-    return NULL;
+    return list;
 }
 
 /* Whether the ops right after allocation `op` (in `block`) store to every

@@ -3,6 +3,7 @@
  * in an array (the portal's compiled code is chosen at run time). */
 #include <stdlib.h>
 
+#include "frontend/free_list.h"
 #include "internal.h"
 
 /* The function called: a constant address (the callee graph's native
@@ -171,29 +172,6 @@ static bool portal_call(LgMethod *m, const JgOp *op)
     return true;
 }
 
-/* The free list a call takes its object from, when the host described its
- * allocator (JgLlvmOptions.allocators) and the call's size is a constant
- * the list serves; NULL otherwise. */
-static void **free_list_of(LgMethod *m, const JgOp *op, const JgFreeListAllocator **which)
-{
-    const JgLlvmOptions *o = &m->llvm->options;
-    JgVal f = op->args[0];
-    if (!o->nallocators || op->nargs < 2 || op->type != JG_PTR || !f || f >= m->g->values.count ||
-        !jg_is_const(m->g, f) || !jg_is_const(m->g, op->args[1]))
-        return NULL;
-    uint64_t addr = jg_value(m->g, f)->bits;
-    if (!addr && op->callee && op->callee->native)
-        addr = (uint64_t)(uintptr_t)op->callee->native;
-    for (uint32_t i = 0; i < o->nallocators; i++) {
-        const JgFreeListAllocator *a = &o->allocators[i];
-        if ((uint64_t)(uintptr_t)a->fn == addr && a->list) {
-            *which = a;
-            return a->list(jg_value(m->g, op->args[1])->bits);
-        }
-    }
-    return NULL;
-}
-
 /* An allocator's fast path (jitgen/allocator.h): the head of `list`, when
  * it is an object, taken off, counted and cleared (LLVM drops the clearing
  * where the fields are stored next); otherwise the call. */
@@ -247,7 +225,10 @@ bool lg_lower_call(LgMethod *m, const JgOp *op)
         return portal_call(m, op);
     LLVMValueRef fn = callee_value(m, op);
     const JgFreeListAllocator *allocator = NULL;
-    void **list = fn ? free_list_of(m, op, &allocator) : NULL;
+    uint64_t size;
+    void **list = fn ? jg_free_list_of(m->g, op, m->llvm->options.allocators,
+                                       m->llvm->options.nallocators, &allocator, &size)
+                     : NULL;
     if (list)
         return allocation_call(m, op, fn, allocator, list);
     return fn && native_call(m, op, fn);
