@@ -73,15 +73,20 @@ static void modrm(Dec *d, unsigned bits, unsigned *reg, char *rm, size_t size)
         return;
     }
     char index[16] = "";
-    if ((m & 7) == 4) { /* SIB: a base, and an index (x64.c's lea) or none */
-        uint8_t sib = next(d);
-        base = (sib & 7) | (d->b ? 8 : 0);
-        unsigned ix = ((sib >> 3) & 7) | (d->x ? 8 : 0);
+    bool sib = (m & 7) == 4;
+    if (sib) { /* SIB: a base, and an index (x64.c's lea) or none */
+        uint8_t s = next(d);
+        base = (s & 7) | (d->b ? 8 : 0);
+        unsigned ix = ((s >> 3) & 7) | (d->x ? 8 : 0);
         if (ix != 4)
-            snprintf(index, sizeof index, " + %s*%u", reg64[ix], 1u << (sib >> 6));
+            snprintf(index, sizeof index, " + %s*%u", reg64[ix], 1u << (s >> 6));
     }
-    if (mod == 0 && (base & 7) == 5) { /* rip-relative, or no base: x64.c never writes it */
-        d->bad = true;
+    if (mod == 0 && (base & 7) == 5) { /* no base: an absolute address (x64_base_of) */
+        uint32_t at = next32(d);
+        if (!sib || index[0]) /* rip-relative, or an index: x64.c never writes them */
+            d->bad = true;
+        else
+            snprintf(rm, size, "%s ptr [0x%x]", size_name(bits), at);
         return;
     }
     int32_t disp = 0;

@@ -102,6 +102,21 @@ static uint8_t reg_of(const Codegen *c, JgVal v)
     return c->reg[v];
 }
 
+/* The base (X64_ABS or `scratch` loaded) and displacement of [p + off]:
+ * data of the runtime and the host, at addresses known as code is made. */
+static X64Reg at(Codegen *c, const void *p, int32_t off, X64Reg scratch, int32_t *disp)
+{
+    return x64_base_of(&c->buf, (uint64_t)(uintptr_t)p + (uint64_t)(int64_t)off, scratch, disp);
+}
+
+/* One added to the 64-bit counter at `counter` (rcx is scratch). */
+static void count(Codegen *c, uint64_t *counter)
+{
+    int32_t disp;
+    X64Reg base = at(c, counter, 0, X64_RCX, &disp);
+    x64_alu_mi(&c->buf, X64_ADD, base, disp, 1);
+}
+
 /* A register holding v: its home, or `scratch` loaded with it. */
 static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
 {
@@ -114,7 +129,8 @@ static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
 
 /* The base register (its home, or rcx loaded) and displacement of a load's
  * or a store's address v: [base + constant] for a pointer addition folded
- * into the access (homes.c, addresses), else [v]. */
+ * into the access (homes.c, addresses), else [v]; a constant address,
+ * absolute where it fits (x64_base_of). */
 static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
 {
     v = bl_resolve(c, v);
@@ -125,6 +141,9 @@ static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
         *disp = (int32_t)bl_const_offset(c->g, add->args[1]);
         v = add->args[0];
     }
+    if (v && jg_is_const(c->g, v)) /* rcx, if loaded, holds the sum */
+        return x64_base_of(&c->buf, jg_value(c->g, v)->bits + (uint64_t)(int64_t)*disp, X64_RCX,
+                           disp);
     return operand(c, v, X64_RCX);
 }
 
@@ -580,27 +599,27 @@ static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t
     X64Buf *b = &c->buf;
     JgBaseline *bl = c->bg->bl;
     uint32_t slow = x64_label(b), more = x64_label(b);
-    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)site);
-    x64_alu_mi(b, X64_CMP, X64_RCX, (int32_t)offsetof(JgPortalSite, direct), 0);
+    int32_t disp;
+    X64Reg base = at(c, site, (int32_t)offsetof(JgPortalSite, direct), X64_RCX, &disp);
+    x64_alu_mi(b, X64_CMP, base, disp, 0);
     x64_jcc(b, X64_E, host);
     const uint32_t *red = bl->options.portal_red_index;
     for (uint32_t i = 0; i < bl->options.portal_nred; i++)
         store_arg(c, op->args[red[i] + 1], (int32_t)(BL_FRAME_SLOTS + 8 * i));
-    x64_mov_ri(b, X64_RDI, (uint64_t)(uintptr_t)site);
-    x64_load(b, 8, X64_RAX, X64_RDI, (int32_t)offsetof(JgPortalSite, direct));
+    base = at(c, site, (int32_t)offsetof(JgPortalSite, direct), X64_RDI, &disp);
+    x64_load(b, 8, X64_RAX, base, disp);
     x64_load(b, 8, X64_R11, X64_RAX, (int32_t)offsetof(BlGraph, direct_fn));
     x64_test_rr(b, X64_R11, X64_R11);
     x64_jcc(b, X64_E, slow);
-    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)&bl->look_due);
-    x64_load(b, 4, X64_RDX, X64_RCX, 0);
+    base = at(c, (const void *)&bl->look_due, 0, X64_RCX, &disp);
+    x64_load(b, 4, X64_RDX, base, disp);
     x64_test_rr(b, X64_RDX, X64_RDX);
     x64_jcc(b, X64_NE, slow);
     x64_store(b, 8, X64_RSP, 0, X64_RAX);
     x64_load(b, 4, X64_RDI, X64_RAX, (int32_t)offsetof(BlGraph, direct_block));
     x64_mov_rr(b, X64_RSI, X64_RSP);
     x64_mov_ri(b, X64_RDX, 0);
-    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)&bl->stats.method_entries);
-    x64_alu_mi(b, X64_ADD, X64_RCX, 0, 1);
+    count(c, &bl->stats.method_entries);
     x64_call_reg(b, X64_R11);
     x64_cmp32_ri(b, X64_RAX, -1);
     x64_jcc(b, X64_NE, more);
@@ -613,6 +632,7 @@ static void direct_call(Codegen *c, const JgOp *op, JgPortalSite *site, uint32_t
     x64_call_abs(b, (const void *)bl_call_more);
     x64_jmp(b, done);
     x64_place(b, slow);
+    x64_mov_ri(b, X64_RDI, (uint64_t)(uintptr_t)site);
     x64_mov_rr(b, X64_RSI, X64_RSP);
     x64_call_abs(b, (const void *)bl_call_frame);
     x64_jmp(b, done);
@@ -681,16 +701,15 @@ static void inline_allocation(Codegen *c, uint32_t block, const JgOp *op,
 {
     X64Buf *b = &c->buf;
     uint32_t empty = x64_label(b);
-    x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)list);
-    x64_load(b, 8, X64_RAX, X64_RCX, 0);
+    int32_t disp;
+    X64Reg head = at(c, list, 0, X64_RCX, &disp);
+    x64_load(b, 8, X64_RAX, head, disp);
     x64_alu_ri(b, X64_CMP, X64_RAX, (int32_t)a->empty_max);
     x64_jcc(b, X64_BE, empty);
     x64_load(b, 8, X64_RDX, X64_RAX, 0);
-    x64_store(b, 8, X64_RCX, 0, X64_RDX);
-    if (a->counter) {
-        x64_mov_ri(b, X64_RCX, (uint64_t)(uintptr_t)a->counter);
-        x64_alu_mi(b, X64_ADD, X64_RCX, 0, 1);
-    }
+    x64_store(b, 8, head, disp, X64_RDX);
+    if (a->counter)
+        count(c, a->counter);
     uint64_t n = a->clear_all ? jg_value(c->g, op->args[1])->bits : 8;
     if (stores_cover(c, block, op, n))
         n = 0;
@@ -903,8 +922,12 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
     case JG_OP_STORE: {
         int32_t disp;
         X64Reg base = address(c, op->args[0], &disp);
-        X64Reg src = operand(c, op->args[1], X64_RAX);
-        x64_store(&c->buf, type_size(jg_value_type(c->g, op->args[1])), base, disp, src);
+        unsigned size = type_size(jg_value_type(c->g, op->args[1]));
+        int32_t imm;
+        if (size == 8 && immediate(c, op->args[1], JG_I64, false, &imm))
+            x64_mov_mi(&c->buf, base, disp, imm); /* the word sign-extends from 32 bits */
+        else
+            x64_store(&c->buf, size, base, disp, operand(c, op->args[1], X64_RAX));
         return;
     }
     case JG_OP_ALLOCA:
@@ -1517,8 +1540,7 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
         x64_jcc(&c->buf, X64_NE, next);
         /* counted: a crossing of methods before the consolidation, and in
          * LLVM's code, which the tier-up weighs (driver/tier_policy.h) */
-        x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)&c->bg->bl->stats.case_jumps);
-        x64_alu_mi(&c->buf, X64_ADD, X64_RCX, 0, 1);
+        count(c, &c->bg->bl->stats.case_jumps);
         emit_link(c, l);
         x64_place(&c->buf, next);
     }
@@ -1606,16 +1628,19 @@ static void lower_terminator(Codegen *c, uint32_t block)
         /* the case taken last, without a call: value and id from the cache */
         load_value(c, X64_RDX, t->value); /* before rdi and rsi, which may be homes */
         uint32_t slow = x64_label(&c->buf);
-        x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)cache);
-        x64_load(&c->buf, 8, X64_RAX, X64_RCX, (int32_t)offsetof(BlFlexCache, value));
+        int32_t disp;
+        X64Reg base = at(c, cache, (int32_t)offsetof(BlFlexCache, value), X64_RCX, &disp);
+        x64_load(&c->buf, 8, X64_RAX, base, disp);
         x64_alu_rr(&c->buf, X64_CMP, X64_RDX, X64_RAX);
         x64_jcc(&c->buf, X64_NE, slow);
-        x64_load(&c->buf, 4, X64_RAX, X64_RCX, (int32_t)offsetof(BlFlexCache, id));
+        base = at(c, cache, (int32_t)offsetof(BlFlexCache, id), X64_RCX, &disp);
+        x64_load(&c->buf, 4, X64_RAX, base, disp);
         x64_test_rr(&c->buf, X64_RAX, X64_RAX);
         x64_jcc(&c->buf, X64_NE, c->epilogue);
         x64_place(&c->buf, slow);
         x64_mov_ri(&c->buf, X64_RDI, (uint64_t)(uintptr_t)c->bg);
         x64_mov_ri(&c->buf, X64_RSI, (uint64_t)(uintptr_t)fs);
+        x64_mov_ri(&c->buf, X64_RCX, (uint64_t)(uintptr_t)cache);
         x64_call_abs(&c->buf, (const void *)bl_flex_dispatch);
         x64_jmp(&c->buf, c->epilogue);
         return;

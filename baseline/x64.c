@@ -144,6 +144,12 @@ static void modrm_rr(X64Buf *b, unsigned reg, unsigned rm)
 /* ModRM (+ SIB) + displacement for [base + disp]. */
 static void modrm_mem(X64Buf *b, unsigned reg, unsigned base, int32_t disp)
 {
+    if (base == X64_ABS) { /* mod 00, SIB without index or base: [disp32] */
+        x64_byte(b, (uint8_t)((reg & 7) << 3 | 4));
+        x64_byte(b, 0x25);
+        x64_u32(b, (uint32_t)disp);
+        return;
+    }
     bool short_disp = disp >= -128 && disp <= 127;
     x64_byte(b, (uint8_t)((short_disp ? 0x40 : 0x80) | (reg & 7) << 3 | (base & 7)));
     if ((base & 7) == 4)
@@ -229,6 +235,17 @@ void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp)
     rex(b, true, dst, base, false);
     x64_byte(b, 0x8d);
     modrm_mem(b, dst, base, disp);
+}
+
+X64Reg x64_base_of(X64Buf *b, uint64_t addr, X64Reg scratch, int32_t *disp)
+{
+    if (addr <= INT32_MAX) {
+        *disp = (int32_t)addr;
+        return X64_ABS;
+    }
+    x64_mov_ri(b, scratch, addr);
+    *disp = 0;
+    return scratch;
 }
 
 void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned shift)

@@ -26,6 +26,9 @@ typedef enum X64Reg {
     X64_R13,
     X64_R14,
     X64_R15,
+    /* as the base of a memory operand only: none, the displacement is an
+     * absolute address below 2^31 (x64_base_of) */
+    X64_ABS,
 } X64Reg;
 
 /* Condition codes (the low nibble of Jcc / SETcc / CMOVcc). */
@@ -97,6 +100,10 @@ void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp);
 void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);
 /* dst = base + disp */
 void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
+/* The base of a memory operand at address `addr`: X64_ABS with *disp =
+ * addr when the address fits a displacement (no instruction), else
+ * `scratch` loaded with addr and *disp = 0. */
+X64Reg x64_base_of(X64Buf *b, uint64_t addr, X64Reg scratch, int32_t *disp);
 /* dst = base + (index << shift), shift 0..3; index is not rsp */
 void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned shift);
 /* dst op= src (64 bits); X64_CMP only sets the flags */

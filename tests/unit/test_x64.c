@@ -269,6 +269,35 @@ static void test_alu_mi(void **state)
     CHECK(x64_alu_mi(b, X64_CMP, X64_RBX, 16, -2), 0x48, 0x83, 0x7b, 0x10, 0xfe);
 }
 
+/* Memory at an absolute address below 2^31 (X64_ABS): ModRM mod 00 with a
+ * SIB of no base and no index, then the address as disp32; a higher
+ * address is loaded into the scratch register first (x64_base_of). */
+static void test_absolute(void **state)
+{
+    (void)state;
+    CHECK(x64_load(b, 8, X64_RAX, X64_ABS, 0x4036588), 0x48, 0x8b, 0x04, 0x25, 0x88, 0x65, 0x03,
+          0x04); /* mov rax, [0x4036588] */
+    CHECK(x64_load(b, 4, X64_R9, X64_ABS, 0x1000), 0x44, 0x8b, 0x0c, 0x25, 0x00, 0x10, 0x00, 0x00);
+    CHECK(x64_store(b, 8, X64_ABS, INT32_MAX, X64_R15), 0x4c, 0x89, 0x3c, 0x25, 0xff, 0xff, 0xff,
+          0x7f);
+    CHECK(x64_alu_mi(b, X64_ADD, X64_ABS, 0x4036550, 1), 0x48, 0x83, 0x04, 0x25, 0x50, 0x65, 0x03,
+          0x04, 0x01); /* add qword ptr [0x4036550], 1 */
+    CHECK(x64_mov_mi(b, X64_ABS, 0x4cd3f8, -1), 0x48, 0xc7, 0x04, 0x25, 0xf8, 0xd3, 0x4c, 0x00,
+          0xff, 0xff, 0xff, 0xff);
+    int32_t disp = -1;
+    X64Buf none;
+    x64_init(&none);
+    assert_int_equal(x64_base_of(&none, 0x4cd3f8, X64_RCX, &disp), X64_ABS);
+    assert_int_equal(none.len, 0); /* no code */
+    assert_int_equal(disp, 0x4cd3f8);
+    x64_free(&none);
+    CHECK(assert_int_equal(x64_base_of(b, UINT64_C(0x80000000), X64_RCX, &disp), X64_RCX), 0xb9,
+          0x00, 0x00, 0x00, 0x80); /* mov ecx, 0x80000000 */
+    assert_int_equal(disp, 0);
+    CHECK(assert_int_equal(x64_base_of(b, UINT64_C(0x7f0012345678), X64_RDI, &disp), X64_RDI),
+          0x48, 0xbf, 0x78, 0x56, 0x34, 0x12, 0x00, 0x7f, 0x00, 0x00); /* movabs rdi, ... */
+}
+
 static void test_cmp32_ri(void **state)
 {
     (void)state;
@@ -514,6 +543,7 @@ static void test_disasm(void **state)
     x64_cmp32_ri(b, X64_RDI, 3);
     x64_imul_rr(b, X64_R13, X64_RDI);
     x64_test_rr(b, X64_RSI, X64_RSI);
+    x64_alu_mi(b, X64_ADD, X64_ABS, 0x4036550, 1);
     x64_zext(b, X64_RAX, 4);
     x64_sext(b, X64_RCX, 1);
     x64_sext(b, X64_RAX, 4);
@@ -558,6 +588,7 @@ static void test_disasm(void **state)
         "cmp edi, 3",
         "imul r13, rdi",
         "test rsi, rsi",
+        "add qword ptr [0x4036550], 1",
         "mov eax, eax",
         "movsx rcx, cl",
         "movsxd rax, eax",
@@ -617,6 +648,7 @@ int main(void)
         cmocka_unit_test(test_alu_rr),
         cmocka_unit_test(test_alu_ri),
         cmocka_unit_test(test_alu_mi),
+        cmocka_unit_test(test_absolute),
         cmocka_unit_test(test_cmp32_ri),
         cmocka_unit_test(test_imul_test_neg),
         cmocka_unit_test(test_zext),
