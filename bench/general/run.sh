@@ -304,6 +304,26 @@ median() {
 minimum() {
     tr ' ' '\n' | awk 'NF' | sort -g | head -n 1
 }
+maximum() {
+    tr ' ' '\n' | awk 'NF' | sort -g | tail -n 1
+}
+# spread P E: the slowest of E's runs over its fastest ("1.23"), "-" with
+# fewer than two runs
+spread() {
+    local t=${times["$1 $2"]:-}
+    if [ "${result["$1 $2"]}" != ok ] || [ "$(wc -w <<<"$t")" -lt 2 ]; then
+        printf -- '-'
+        return
+    fi
+    awk -v a="$(maximum <<<"$t")" -v b="$(minimum <<<"$t")" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }'
+}
+# spreads P: the tiered JIT's spread, in bold at or above 1.50 (the bound on
+# ten runs), and the baseline tier's beside it: it has no tier policy, so
+# its spread is the machine's
+spreads() {
+    spread "$1" tiered | awk '{ print ($1 != "-" && $1 + 0 >= 1.50 ? "**" $1 "**" : $1) }' | tr -d '\n'
+    printf ' (%s)' "$(spread "$1" baseline)"
+}
 declare -A med
 for p in "${programs[@]}"; do
     for e in "${engines[@]}"; do
@@ -378,20 +398,20 @@ command+=" ${BENCH_GENERAL_COMMAND:-bench/general/run.sh $1}"
 # the tiered --stats run (engine "tiered-stats").
 csv=$work/results.csv
 {
-    echo "program,n,engine,result,median_s,min_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods,code_kb"
+    echo "program,n,engine,result,median_s,min_s,max_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods,code_kb"
     for p in "${programs[@]}"; do
         for e in "${engines[@]}"; do
             if [ "${result["$p $e"]}" = ok ]; then
                 runs=$(wc -w <<<"${times["$p $e"]}")
-                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
-                    "$(minimum <<<"${times["$p $e"]}")" "$runs" \
+                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,%s,,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
+                    "$(minimum <<<"${times["$p $e"]}")" "$(maximum <<<"${times["$p $e"]}")" "$runs" \
                     "$(tr ' ' '\n' <<<"${rsss["$p $e"]}" | awk 'NF' | sort -n | tail -n 1)" \
                     "$(ratio "${med["$p interp"]:-}" "${med["$p $e"]}" | tr -d x)"
             else
-                printf '%s,%s,%s,%s,,,0,,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
+                printf '%s,%s,%s,%s,,,,0,,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
             fi
         done
-        printf '%s,%s,tiered-stats,%s,,,1,%s,,%s,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
+        printf '%s,%s,tiered-stats,%s,,,,1,%s,,%s,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
             "${stat_rss[$p]}" "${stat_compile[$p]}" "${stat_pe[$p]}" "${stat_methods[$p]}" \
             "${stat_code[$p]}"
     done
@@ -441,8 +461,8 @@ md=$work/RESULTS.md
         header+=" ${label[$e]} |"
         rule+="---:|"
     done
-    echo "$header interp/tiered | tiered/best | compile ms | pe ms | methods | code KB | max RSS MB |"
-    echo "$rule---:|---:|---:|---:|---:|---:|---:|"
+    echo "$header interp/tiered | tiered/best | spread | compile ms | pe ms | methods | code KB | max RSS MB |"
+    echo "$rule---:|---:|---:|---:|---:|---:|---:|---:|"
     for p in "${programs[@]}"; do
         row="| $p | ${size[$p]} |"
         for e in "${engines[@]}"; do
@@ -450,6 +470,7 @@ md=$work/RESULTS.md
         done
         row+=" $(ratio "${med["$p interp"]:-}" "${med["$p tiered"]:-}") |"
         row+=" $(over_best "$p") |"
+        row+=" $(spreads "$p") |"
         if [ "${stat_ok[$p]}" = ok ]; then
             row+=" ${stat_compile[$p]} | ${stat_pe[$p]} | ${stat_methods[$p]} | ${stat_code[$p]} |"
             row+=" $(mb "${stat_rss[$p]}") |"
@@ -461,7 +482,10 @@ md=$work/RESULTS.md
     echo
     echo "tiered/best: the tiered JIT's time over the faster of baseline only and LLVM only"
     echo "(what \`--jit-threshold=0\` runs: no tiers without a threshold); the tier policy's"
-    echo "bound is 1.10, above it in bold."
+    echo "bound is 1.10, above it in bold. spread: the slowest of the tiered JIT's $REPEAT runs"
+    echo "over its fastest (the bound on ten runs is 1.50, at or above it in bold), and in"
+    echo "parentheses the same for baseline only, which has no tier policy: how much the"
+    echo "machine itself moved."
     echo
     echo "compile ms, pe ms, methods, code KB and max RSS come from one run of the tiered JIT"
     echo "with \`--stats\`: \`jit.compile_ms\` (all compile-time work), \`pe.ms\` (partial"
