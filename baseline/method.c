@@ -377,6 +377,22 @@ static void lower_binary(Codegen *c, const JgOp *op)
         }
     }
     int32_t imm;
+    if (op->opcode == JG_OP_MUL && immediate(c, a0, JG_I64, false, &imm)) {
+        JgVal t = a0; /* the constant second, as an immediate */
+        a0 = a1;
+        a1 = t;
+    }
+    if (op->opcode == JG_OP_MUL && immediate(c, a1, JG_I64, false, &imm)) {
+        if (imm > 1 && (imm & (imm - 1)) == 0) { /* a power of two: a shift */
+            load_value(c, d, a0);
+            x64_shl_ri(&c->buf, d, (uint8_t)__builtin_ctz((unsigned)imm));
+        } else { /* three-address: a0 stays where it is */
+            x64_imul_rri(&c->buf, d, operand(c, a0, d), imm);
+        }
+        normalize(c, d, (JgType)op->type);
+        store_result(c, op->result, d);
+        return;
+    }
     load_value(c, d, a0);
     if (op->opcode == JG_OP_MUL)
         x64_imul_rr(&c->buf, d, operand(c, a1, X64_RCX));
@@ -384,7 +400,9 @@ static void lower_binary(Codegen *c, const JgOp *op)
         x64_alu_ri(&c->buf, alu[op->opcode], d, imm);
     else
         x64_alu_rr(&c->buf, alu[op->opcode], d, operand(c, a1, X64_RCX));
-    normalize(c, d, (JgType)op->type);
+    /* and, or, xor of zero-extended operands are zero-extended */
+    if (op->opcode != JG_OP_AND && op->opcode != JG_OP_OR && op->opcode != JG_OP_XOR)
+        normalize(c, d, (JgType)op->type);
     store_result(c, op->result, d);
 }
 
@@ -433,13 +451,14 @@ static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
  * quotient. A power-of-two divisor 2^k rounds towards zero by adding
  * 2^k - 1 to a negative dividend, then shifts (no idiv). The result is rax
  * or rdx, both scratch. `rem_too`: an srem of the same operands right
- * after this sdiv (pairs_divide), whose result the same idiv gives. */
+ * after this sdiv (pairs_divide), whose result the same idiv gives, or the
+ * same rounded dividend (x - its multiple of 2^k, in rax). */
 static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
 {
     bool rem = op->opcode == JG_OP_SREM;
     JgType t = (JgType)op->type;
     unsigned k = power_of_two_divisor(c, op->args[1], t);
-    X64Reg result = rem ? X64_RDX : X64_RAX;
+    X64Reg result = rem ? X64_RDX : X64_RAX, remainder = X64_RDX;
     load_value(c, X64_RAX, op->args[0]);
     sign_extend(c, X64_RAX, t);
     if (k) {
@@ -451,6 +470,13 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
             x64_alu_ri(&c->buf, X64_AND, X64_RDX, -(INT32_C(1) << k));
             x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RDX);
             result = X64_RAX;
+        } else if (rem_too) { /* quotient in rdx, remainder in rax */
+            x64_mov_rr(&c->buf, X64_RCX, X64_RDX);
+            x64_alu_ri(&c->buf, X64_AND, X64_RCX, -(INT32_C(1) << k));
+            x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RCX);
+            x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
+            result = X64_RDX;
+            remainder = X64_RAX;
         } else {
             x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
             result = X64_RDX;
@@ -475,21 +501,21 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
     normalize(c, result, t);
     store_result(c, op->result, result);
     if (rem_too) { /* homes are never rax, rcx or rdx */
-        normalize(c, X64_RDX, t);
-        store_result(c, rem_too->result, X64_RDX);
+        normalize(c, remainder, t);
+        store_result(c, rem_too->result, remainder);
     }
 }
 
 /* Whether `next`, the op after `op`, is an srem of the same operands as
- * the sdiv `op` that needs an idiv (not a power-of-two divisor): one idiv
- * gives both (lower_divide). TLC's floor division is such a pair. */
+ * the sdiv `op`: one idiv, or one rounding of the dividend for a
+ * power-of-two divisor, gives both (lower_divide). TLC's floor division is
+ * such a pair. */
 static bool pairs_divide(const Codegen *c, const JgOp *op, const JgOp *next)
 {
     return op->opcode == JG_OP_SDIV && next->opcode == JG_OP_SREM && op->type == next->type &&
            op->nargs == 2 && next->nargs == 2 && bl_same_operand(c, op->args[0], next->args[0]) &&
            bl_same_operand(c, op->args[1], next->args[1]) && bl_divide_inline(op) &&
-           bl_divide_inline(next) && !bl_no_code(c, op) && !bl_no_code(c, next) &&
-           power_of_two_divisor(c, op->args[1], (JgType)op->type) == 0;
+           bl_divide_inline(next) && !bl_no_code(c, op) && !bl_no_code(c, next);
 }
 
 /* memset(dst, byte, n) with byte and n constant (bl_memset_inline): the
@@ -893,23 +919,20 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
         return;
     }
     case JG_OP_ZEXT: /* a normalized value is its zero-extension */
-        load_value(c, X64_RAX, op->args[0]);
-        store_result(c, op->result, X64_RAX);
-        return;
     case JG_OP_TRUNC:
     case JG_OP_PTRTOINT:
     case JG_OP_INTTOPTR:
     case JG_OP_BITCAST:
-        load_value(c, X64_RAX, op->args[0]);
-        normalize(c, X64_RAX, (JgType)op->type);
-        store_result(c, op->result, X64_RAX);
+    case JG_OP_SEXT: { /* in the result's register where it has one */
+        X64Reg d = result_reg(c, op->result);
+        load_value(c, d, op->args[0]);
+        if (op->opcode == JG_OP_SEXT)
+            sign_extend(c, d, jg_value_type(c->g, op->args[0]));
+        if (op->opcode != JG_OP_ZEXT)
+            normalize(c, d, (JgType)op->type);
+        store_result(c, op->result, d);
         return;
-    case JG_OP_SEXT:
-        load_value(c, X64_RAX, op->args[0]);
-        sign_extend(c, X64_RAX, jg_value_type(c->g, op->args[0]));
-        normalize(c, X64_RAX, (JgType)op->type);
-        store_result(c, op->result, X64_RAX);
-        return;
+    }
     case JG_OP_LOAD: {
         int32_t disp;
         X64Reg base = address(c, op->args[0], &disp);

@@ -317,6 +317,18 @@ void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
     modrm_rr(b, dst, src);
 }
 
+void x64_imul_rri(X64Buf *b, X64Reg dst, X64Reg src, int32_t imm)
+{
+    rex(b, true, dst, src, false);
+    bool short_imm = imm >= -128 && imm <= 127;
+    x64_byte(b, short_imm ? 0x6b : 0x69);
+    modrm_rr(b, dst, src);
+    if (short_imm)
+        x64_byte(b, (uint8_t)imm);
+    else
+        x64_u32(b, (uint32_t)imm);
+}
+
 /* C1 /ext ib: the shifts by an immediate */
 static void shift_ri(X64Buf *b, unsigned ext, X64Reg dst, uint8_t imm)
 {

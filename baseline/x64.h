@@ -118,6 +118,8 @@ void x64_mov_mi(X64Buf *b, X64Reg base, int32_t disp, int32_t imm);
 void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm);
 /* dst *= src (64 bits) */
 void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src);
+/* dst = src * imm (the low 64 bits; imm sign-extended) */
+void x64_imul_rri(X64Buf *b, X64Reg dst, X64Reg src, int32_t imm);
 /* dst <<= imm (64 bits; imm < 64) */
 void x64_shl_ri(X64Buf *b, X64Reg dst, uint8_t imm);
 /* dst >>= imm, logical (shr) and arithmetic (sar) (64 bits; imm < 64) */

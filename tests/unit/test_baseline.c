@@ -295,24 +295,56 @@ static void same_on_pairs(JgBaseline *bl, const JgGraph *g, JgType t)
 }
 
 /* An sdiv right before the srem of the same operands takes one idiv for
- * both (method.c, pairs_divide): both results as the evaluator's, at
- * every width, divisors 0 and -1 included. */
+ * both, or one rounding of the dividend for a constant power-of-two
+ * divisor (method.c, pairs_divide): both results as the evaluator's, at
+ * every width, divisors 0 and -1 included, and 2, 8, 2^30 as constants. */
 static void test_divide_pair(void **state)
 {
     (void)state;
     JgBaseline *bl = baseline();
+    static const uint64_t powers[] = {2, 8, UINT64_C(1) << 30};
     for (size_t ti = 0; ti < NINT_TYPES; ti++) {
         JgType t = int_types[ti];
         if (t == JG_I1)
             continue;
-        JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
-        JgVal q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), P(g, 0, 1));
-        JgVal r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), P(g, 0, 1));
-        JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
-                        op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
-        jg_set_return(g, 0, mix);
-        compile(bl, g);
-        same_on_pairs(bl, g, t);
+        for (size_t pi = 0; pi <= sizeof powers / sizeof powers[0]; pi++) {
+            JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
+            JgVal divisor = pi ? jg_const(g, t, jg_truncate_bits(t, powers[pi - 1])) : P(g, 0, 1);
+            JgVal q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
+            JgVal r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
+            JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
+                            op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
+            jg_set_return(g, 0, mix);
+            compile(bl, g);
+            same_on_pairs(bl, g, t);
+        }
+    }
+    jg_baseline_free(bl);
+}
+
+/* A multiply by a constant: a shift for a power of two, else a
+ * three-address imul with an immediate; the evaluator's results at every
+ * width, the constant first or second. */
+static void test_multiply_by_constant(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    static const uint64_t factors[] = {2, 3, 64, 100, 1000003, UINT64_C(1) << 30, UINT64_MAX};
+    for (size_t ti = 0; ti < NINT_TYPES; ti++) {
+        JgType t = int_types[ti];
+        for (size_t fi = 0; fi < sizeof factors / sizeof factors[0]; fi++)
+            for (int first = 0; first < 2; first++) {
+                JgGraph *g = residual("mulk", JG_I64, 2, (JgType[]){t, t});
+                JgVal k = jg_const(g, t, jg_truncate_bits(t, factors[fi]));
+                JgVal a = P(g, 0, 0);
+                JgVal m = op2(g, 0, JG_OP_MUL, t, first ? k : a, first ? a : k);
+                /* the operand stays live after the multiply */
+                JgVal both = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_ZEXT, m),
+                                 op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_ZEXT, a), k64(g, 9)));
+                jg_set_return(g, 0, both);
+                compile(bl, g);
+                same_on_pairs(bl, g, t);
+            }
     }
     jg_baseline_free(bl);
 }
@@ -2794,6 +2826,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_integer_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_multiply_by_constant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_extension_invariant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_compare, setup, teardown),
         cmocka_unit_test_setup_teardown(test_compare_immediates, setup, teardown),

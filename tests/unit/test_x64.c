@@ -325,6 +325,8 @@ static void test_imul_test_neg(void **state)
     CHECK(x64_cqo(b), 0x48, 0x99);
     CHECK(x64_idiv(b, X64_RCX), 0x48, 0xf7, 0xf9); /* idiv rcx */
     CHECK(x64_idiv(b, X64_R10), 0x49, 0xf7, 0xfa); /* idiv r10 */
+    CHECK(x64_imul_rri(b, X64_R9, X64_RAX, 3), 0x4c, 0x6b, 0xc8, 0x03); /* imul r9, rax, 3 */
+    CHECK(x64_imul_rri(b, X64_RCX, X64_R13, 1000), 0x49, 0x69, 0xcd, 0xe8, 0x03, 0x00, 0x00);
 }
 
 static void test_zext(void **state)
@@ -543,6 +545,7 @@ static void test_disasm(void **state)
     x64_cmp32_ri(b, X64_RDI, 3);
     x64_imul_rr(b, X64_R13, X64_RDI);
     x64_test_rr(b, X64_RSI, X64_RSI);
+    x64_imul_rri(b, X64_R9, X64_RAX, -3);
     x64_alu_mi(b, X64_ADD, X64_ABS, 0x4036550, 1);
     x64_zext(b, X64_RAX, 4);
     x64_sext(b, X64_RCX, 1);
@@ -588,6 +591,7 @@ static void test_disasm(void **state)
         "cmp edi, 3",
         "imul r13, rdi",
         "test rsi, rsi",
+        "imul r9, rax, -3",
         "add qword ptr [0x4036550], 1",
         "mov eax, eax",
         "movsx rcx, cl",
