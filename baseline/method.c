@@ -195,8 +195,7 @@ static void normalize(Codegen *c, X64Reg reg, JgType t)
 static void sign_extend(Codegen *c, X64Reg reg, JgType t)
 {
     switch (t) {
-    case JG_I1:
-        x64_alu_ri(&c->buf, X64_AND, reg, 1);
+    case JG_I1: /* 0 or 1 already */
         x64_neg(&c->buf, reg);
         break;
     case JG_I8:
@@ -300,6 +299,17 @@ static void compare_fold(Codegen *c, const BlFold *f)
 
 static void lower_icmp(Codegen *c, const JgOp *op)
 {
+    JgType t = jg_value_type(c->g, op->args[0]);
+    JgVal k = bl_resolve(c, op->args[1]);
+    if (op->pred == JG_SLT && t != JG_I1 && k && jg_is_const(c->g, k) &&
+        jg_truncate_bits(t, jg_value(c->g, k)->bits) == 0) {
+        /* x < 0: the sign bit of the zero-extended x, shifted down */
+        X64Reg d = result_reg(c, op->result);
+        load_value(c, d, op->args[0]);
+        x64_shr_ri(&c->buf, d, (uint8_t)(8 * type_size(t) - 1));
+        store_result(c, op->result, d);
+        return;
+    }
     compare(c, op);
     X64Reg d = result_reg(c, op->result);
     x64_setcc(&c->buf, int_condition((JgPred)op->pred), d);
