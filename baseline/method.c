@@ -494,19 +494,29 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
     } else {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
-        uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
-        x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
-        x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
-        x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
-        if (!rem)
-            x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
-        if (rem || rem_too)
-            x64_mov_ri(&c->buf, X64_RDX, 0);
-        x64_jmp(&c->buf, done);
-        x64_place(&c->buf, divide);
-        x64_cqo(&c->buf);
-        x64_idiv(&c->buf, X64_RCX);
-        x64_place(&c->buf, done);
+        JgVal divisor = bl_resolve(c, op->args[1]);
+        int64_t known =
+            divisor && jg_is_const(c->g, divisor)
+                ? jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, divisor)->bits))
+                : 0;
+        if (known != 0 && known != -1) { /* a constant divisor idiv takes as it is */
+            x64_cqo(&c->buf);
+            x64_idiv(&c->buf, X64_RCX);
+        } else {
+            uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
+            x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
+            x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
+            x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
+            if (!rem)
+                x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
+            if (rem || rem_too)
+                x64_mov_ri(&c->buf, X64_RDX, 0);
+            x64_jmp(&c->buf, done);
+            x64_place(&c->buf, divide);
+            x64_cqo(&c->buf);
+            x64_idiv(&c->buf, X64_RCX);
+            x64_place(&c->buf, done);
+        }
     }
     normalize(c, result, t);
     store_result(c, op->result, result);
@@ -1556,6 +1566,17 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
 {
     JgType vt = jg_value_type(c->g, fs->value);
     uint32_t n = fs->ncases < t->nlinks - 1 ? fs->ncases : t->nlinks - 1;
+    JgVal known = bl_resolve(c, fs->value);
+    if (known && jg_is_const(c->g, known)) { /* the case it takes, or none */
+        uint64_t v = jg_truncate_bits(vt, jg_value(c->g, known)->bits);
+        for (uint32_t i = 0; i < n && !c->failed; i++)
+            if (jg_truncate_bits(vt, fs->values[i]) == v && internal_link(c, &t->links[i + 1])) {
+                count(c, &c->bg->bl->stats.case_jumps);
+                emit_link(c, &t->links[i + 1]);
+                return;
+            }
+        return;
+    }
     /* the value in its register or rax once: a case's code is entered only
        where it matches */
     bool loaded = false;
