@@ -10,6 +10,7 @@
 void x64_init(X64Buf *b)
 {
     memset(b, 0, sizeof *b);
+    b->stored_end = SIZE_MAX;
 }
 
 void x64_free(X64Buf *b)
@@ -96,6 +97,7 @@ void x64_place(X64Buf *b, uint32_t label)
         b->nfixups--;
     }
     b->labels[label] = (uint32_t)b->len;
+    b->stored_end = SIZE_MAX; /* code may come here from elsewhere */
 }
 
 /* A rel32 field for `label`, patched by x64_resolve. */
@@ -187,6 +189,12 @@ void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm)
 
 void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp)
 {
+    if (size == 8 && b->stored_end == b->len && base == b->stored_base &&
+        disp == b->stored_disp) {
+        if (dst != b->stored_src)
+            x64_mov_rr(b, dst, b->stored_src);
+        return;
+    }
     switch (size) {
     case 1:
     case 2: /* movzx r32, m8 / m16 */
@@ -228,6 +236,12 @@ void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src)
         break;
     }
     modrm_mem(b, src, base, disp);
+    if (size == 8) {
+        b->stored_end = b->len;
+        b->stored_base = base;
+        b->stored_disp = disp;
+        b->stored_src = src;
+    }
 }
 
 void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp)
@@ -467,6 +481,7 @@ static void align_loop(X64Buf *b, uint32_t label, uint32_t jump_len)
     memmove(b->code + start + pad, b->code + start, b->len - start);
     write_nops(b->code + start, pad);
     b->len += pad;
+    b->stored_end = SIZE_MAX;
     for (uint32_t i = 0; i < b->nlabels; i++)
         if (b->labels[i] != UINT32_MAX && b->labels[i] >= start)
             b->labels[i] += pad;

@@ -72,6 +72,12 @@ typedef struct X64Buf {
     X64Fixup *fixups;
     uint32_t nfixups, fixups_cap;
     bool oom; /* an allocation failed: the buffer is unusable */
+    /* the 8-byte store that ends at offset stored_end (SIZE_MAX: none),
+     * with no label placed since: a load of the same word right after it
+     * is a move from its source (x64_load) */
+    size_t stored_end;
+    X64Reg stored_base, stored_src;
+    int32_t stored_disp;
 } X64Buf;
 
 void x64_init(X64Buf *b);
@@ -95,6 +101,8 @@ void x64_mov_rr(X64Buf *b, X64Reg dst, X64Reg src);
 /* dst = imm, in the shortest encoding */
 void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm);
 /* dst = zero-extended `size`-byte load from [base + disp] (size 1, 2, 4, 8) */
+/* A load of 8 bytes right after the store of the same word (nothing
+ * between, no label placed) is `mov dst, src`, or nothing. */
 void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp);
 /* [base + disp] = low `size` bytes of src */
 void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);

@@ -258,6 +258,30 @@ static void test_alu_ri(void **state)
 }
 
 /* Expected bytes from llvm-mc-19 --show-encoding. */
+/* A load of the word just stored is a move from the store's source, or
+ * nothing; not after a label (another way in), not of another word or
+ * size, not after anything else. */
+static void test_store_then_load(void **state)
+{
+    (void)state;
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x89, 0xc1); /* mov [rbp-0x40], rax; mov rcx, rax */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x48)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x8b, 0x45, 0xb8);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 4, X64_RAX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x8b, 0x45, 0xc0);
+    CHECK((x64_store(b, 4, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)),
+          0x89, 0x45, 0xc0, 0x48, 0x8b, 0x45, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_place(b, x64_label(b)),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x8b, 0x4d, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_mov_ri(b, X64_RDX, 1),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0xba, 0x01, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x4d, 0xc0);
+}
+
 static void test_alu_mi(void **state)
 {
     (void)state;
@@ -651,6 +675,7 @@ int main(void)
         cmocka_unit_test(test_loop_alignment),
         cmocka_unit_test(test_alu_rr),
         cmocka_unit_test(test_alu_ri),
+        cmocka_unit_test(test_store_then_load),
         cmocka_unit_test(test_alu_mi),
         cmocka_unit_test(test_absolute),
         cmocka_unit_test(test_cmp32_ri),
