@@ -141,7 +141,7 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
     } else if (rep) {
         d.bad = true;
     } else if (op == 0x89 || op == 0x88 || op == 0x8b || op == 0x8d || op == 0x85 || op == 0x63 ||
-               op == 0x69 || op == 0x6b || (op < 0x40 && (op & 7) == 1)) {
+               op == 0x69 || op == 0x6b || (op < 0x40 && ((op & 7) == 1 || (op & 7) == 3))) {
         unsigned b = op == 0x88 ? 8 : op == 0x63 ? 32 : bits;
         modrm(&d, b, &reg, rm, sizeof rm);
         const char *r = reg_name(&d, reg, op == 0x88 ? 8 : bits);
@@ -158,6 +158,8 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
         else if (op == 0x6b || op == 0x69)
             snprintf(text, size, "imul %s, %s, %d", r, rm,
                      op == 0x6b ? (int8_t)next(&d) : (int32_t)next32(&d));
+        else if ((op & 7) == 3)
+            snprintf(text, size, "%s %s, %s", alus[op >> 3], r, rm);
         else
             snprintf(text, size, "%s %s, %s", alus[op >> 3], rm, r);
     } else if (op >= 0xb8 && op <= 0xbf) {

@@ -117,6 +117,16 @@ static void count(Codegen *c, uint64_t *counter)
     x64_alu_mi(&c->buf, X64_ADD, base, disp, 1);
 }
 
+/* Whether v lives in a slot of the method's frame, [rbp + *disp]. */
+static bool slot_of(const Codegen *c, JgVal v, int32_t *disp)
+{
+    v = bl_resolve(c, v);
+    if (!v || jg_is_const(c->g, v) || !c->home[v] || c->reg[v] != NO_REG)
+        return false;
+    *disp = c->home[v];
+    return true;
+}
+
 /* A register holding v: its home, or `scratch` loaded with it. */
 static X64Reg operand(Codegen *c, JgVal v, X64Reg scratch)
 {
@@ -386,7 +396,7 @@ static void lower_binary(Codegen *c, const JgOp *op)
             a1 = t;
         }
     }
-    int32_t imm;
+    int32_t imm, disp;
     if (op->opcode == JG_OP_MUL && immediate(c, a0, JG_I64, false, &imm)) {
         JgVal t = a0; /* the constant second, as an immediate */
         a0 = a1;
@@ -408,6 +418,8 @@ static void lower_binary(Codegen *c, const JgOp *op)
         x64_imul_rr(&c->buf, d, operand(c, a1, X64_RCX));
     else if (immediate(c, a1, JG_I64, false, &imm))
         x64_alu_ri(&c->buf, alu[op->opcode], d, imm);
+    else if (slot_of(c, a1, &disp))
+        x64_alu_rm(&c->buf, alu[op->opcode], d, X64_RBP, disp);
     else
         x64_alu_rr(&c->buf, alu[op->opcode], d, operand(c, a1, X64_RCX));
     /* and, or, xor of zero-extended operands are zero-extended */
@@ -1519,9 +1531,14 @@ static void branch(Codegen *c, uint32_t block, const JgTerm *t, const JgOp *cmp)
     X64Cond cond = X64_NE;
     if (cmp) {
         cond = int_condition((JgPred)cmp->pred);
-    } else {
-        X64Reg r = operand(c, t->value, X64_RAX); /* booleans are 0 or 1 */
-        x64_test_rr(&c->buf, r, r);
+    } else { /* booleans are 0 or 1 */
+        int32_t disp;
+        if (slot_of(c, t->value, &disp)) {
+            x64_alu_mi(&c->buf, X64_CMP, X64_RBP, disp, 0);
+        } else {
+            X64Reg r = operand(c, t->value, X64_RAX);
+            x64_test_rr(&c->buf, r, r);
+        }
     }
     two_way(c, cond, &t->links[0], &t->links[1], NULL, 0, false);
     c->current = current;
@@ -1657,8 +1674,7 @@ static void lower_terminator(Codegen *c, uint32_t block)
         return;
     }
     case JG_TERM_RETURN:
-        load_value(c, X64_RAX, t->value);
-        x64_store(&c->buf, 8, FRAME, 0, X64_RAX);
+        x64_store(&c->buf, 8, FRAME, 0, operand(c, t->value, X64_RAX));
         leave_with(c, BL_BLOCKID_RETURN);
         return;
     case JG_TERM_FLEXSWITCH: {

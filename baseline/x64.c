@@ -281,6 +281,13 @@ void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src)
     modrm_rr(b, src, dst);
 }
 
+void x64_alu_rm(X64Buf *b, X64Alu op, X64Reg dst, X64Reg base, int32_t disp)
+{
+    rex(b, true, dst, base, false);
+    x64_byte(b, (uint8_t)(op << 3 | 3)); /* op r64, r/m64 */
+    modrm_mem(b, dst, base, disp);
+}
+
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm)
 {
     rex(b, true, 0, dst, false);

@@ -118,6 +118,8 @@ void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned s
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
 /* dst op= imm (sign-extended 32-bit immediate, 64-bit operation) */
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm);
+/* dst op= [base + disp] (64-bit) */
+void x64_alu_rm(X64Buf *b, X64Alu op, X64Reg dst, X64Reg base, int32_t disp);
 /* [base + disp] op= imm (64 bits, sign-extended 32-bit immediate) */
 void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm);
 /* qword [base + disp] = imm, sign-extended */

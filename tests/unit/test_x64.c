@@ -291,6 +291,9 @@ static void test_alu_mi(void **state)
     CHECK(x64_alu_mi(b, X64_ADD, X64_R12, 8, 300), 0x49, 0x81, 0x44, 0x24, 0x08, 0x2c, 0x01, 0x00,
           0x00);
     CHECK(x64_alu_mi(b, X64_CMP, X64_RBX, 16, -2), 0x48, 0x83, 0x7b, 0x10, 0xfe);
+    CHECK(x64_alu_rm(b, X64_ADD, X64_RSI, X64_RBP, -0x108), 0x48, 0x03, 0xb5, 0xf8, 0xfe, 0xff,
+          0xff); /* add rsi, [rbp-0x108] */
+    CHECK(x64_alu_rm(b, X64_XOR, X64_R9, X64_RBP, -8), 0x4c, 0x33, 0x4d, 0xf8);
 }
 
 /* Memory at an absolute address below 2^31 (X64_ABS): ModRM mod 00 with a
@@ -570,6 +573,7 @@ static void test_disasm(void **state)
     x64_imul_rr(b, X64_R13, X64_RDI);
     x64_test_rr(b, X64_RSI, X64_RSI);
     x64_imul_rri(b, X64_R9, X64_RAX, -3);
+    x64_alu_rm(b, X64_SUB, X64_R9, X64_RBP, -0x40);
     x64_alu_mi(b, X64_ADD, X64_ABS, 0x4036550, 1);
     x64_zext(b, X64_RAX, 4);
     x64_sext(b, X64_RCX, 1);
@@ -616,6 +620,7 @@ static void test_disasm(void **state)
         "imul r13, rdi",
         "test rsi, rsi",
         "imul r9, rax, -3",
+        "sub r9, qword ptr [rbp - 0x40]",
         "add qword ptr [0x4036550], 1",
         "mov eax, eax",
         "movsx rcx, cl",
