@@ -272,8 +272,13 @@ static void compare(Codegen *c, const JgOp *op)
     JgType t = jg_value_type(c->g, op->args[0]);
     bool is_signed = op->pred >= JG_SGT && op->pred <= JG_SLE;
     bool widen = is_signed && t != JG_I64 && t != JG_PTR;
-    int32_t imm;
+    int32_t imm, disp;
     X64Reg a = X64_RAX;
+    if (!widen && slot_of(c, op->args[0], &disp) &&
+        immediate(c, op->args[1], t, is_signed, &imm)) {
+        x64_alu_mi(&c->buf, X64_CMP, X64_RBP, disp, imm); /* the slot in place */
+        return;
+    }
     if (widen) {
         load_value(c, X64_RAX, op->args[0]);
         sign_extend(c, X64_RAX, t);
@@ -288,6 +293,10 @@ static void compare(Codegen *c, const JgOp *op)
         return;
     }
     X64Reg b = X64_RCX;
+    if (!widen && slot_of(c, op->args[1], &disp)) {
+        x64_alu_rm(&c->buf, X64_CMP, a, X64_RBP, disp);
+        return;
+    }
     if (widen) {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
@@ -300,6 +309,11 @@ static void compare(Codegen *c, const JgOp *op)
 /* The comparison of a fold (BlFold): x against its immediate. */
 static void compare_fold(Codegen *c, const BlFold *f)
 {
+    int32_t disp;
+    if (slot_of(c, f->x, &disp)) {
+        x64_alu_mi(&c->buf, X64_CMP, X64_RBP, disp, f->imm);
+        return;
+    }
     X64Reg a = operand(c, f->x, X64_RAX);
     if (f->imm == 0)
         x64_test_rr(&c->buf, a, a);

@@ -890,6 +890,45 @@ static JgGraph *pressure_graph(void)
     return g;
 }
 
+/* Values that live in slots (NLIVE of them, live to the end) read in
+ * place: compared with a register, an immediate and each other, combined
+ * by ALU operations, and a boolean in a slot branched on at the end. */
+static void test_operands_in_slots(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    JgGraph *g = residual("in_slots", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+    uint32_t yes = jg_block_new(g, 0, NULL), no = jg_block_new(g, 0, NULL);
+    JgVal x = P(g, 0, 0), y = P(g, 0, 1), v[NLIVE];
+    JgVal even = cmp(g, 0, JG_OP_ICMP, JG_EQ, op2(g, 0, JG_OP_AND, JG_I64, x, k64(g, 1)), k64(g, 0));
+    for (int i = 0; i < NLIVE; i++)
+        v[i] = op2(g, 0, JG_OP_ADD, JG_I64, x, k64(g, (uint64_t)i * 7 - 60));
+    JgVal r = k64(g, 0);
+    for (int i = 0; i < NLIVE; i++) {
+        JgVal lt = cmp(g, 0, JG_OP_ICMP, JG_SLT, v[i], y);
+        JgVal small = cmp(g, 0, JG_OP_ICMP, JG_ULT, v[i], k64(g, 100));
+        JgVal gt = cmp(g, 0, JG_OP_ICMP, JG_SGT, y, v[(i + 3) % NLIVE]);
+        JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, v[i], v[(i + 1) % NLIVE]);
+        mix = op2(g, 0, JG_OP_SUB, JG_I64, mix, v[(i + 2) % NLIVE]);
+        mix = op2(g, 0, JG_OP_ADD, JG_I64, mix, op1(g, 0, JG_OP_ZEXT, JG_I64, lt));
+        mix = op2(g, 0, JG_OP_OR, JG_I64, mix, op2(g, 0, JG_OP_SHL, JG_I64,
+                                                   op1(g, 0, JG_OP_ZEXT, JG_I64, small), k64(g, 40)));
+        mix = op2(g, 0, JG_OP_ADD, JG_I64, mix, op2(g, 0, JG_OP_SHL, JG_I64,
+                                                    op1(g, 0, JG_OP_ZEXT, JG_I64, gt), k64(g, 50)));
+        r = op2(g, 0, JG_OP_ADD, JG_I64, op2(g, 0, JG_OP_MUL, JG_I64, r, k64(g, 31)), mix);
+    }
+    for (int i = 0; i < NLIVE; i++) /* every v live to here */
+        r = op2(g, 0, JG_OP_ADD, JG_I64, r, v[i]);
+    jg_set_branch(g, 0, even, jg_link(g, yes, 0, NULL), jg_link(g, no, 0, NULL));
+    jg_set_return(g, yes, r);
+    jg_set_return(g, no, op2(g, no, JG_OP_XOR, JG_I64, r, k64(g, 0x5555)));
+    compile(bl, g);
+    for (size_t i = 0; i < NSAMPLES; i++)
+        for (size_t j = 0; j < NSAMPLES; j += 3)
+            same(bl, g, (uint64_t[]){samples[i], samples[j]});
+    jg_baseline_free(bl);
+}
+
 static void test_register_pressure(void **state)
 {
     (void)state;
@@ -2826,6 +2865,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_integer_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_operands_in_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multiply_by_constant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_extension_invariant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_compare, setup, teardown),
