@@ -274,8 +274,7 @@ static void compare(Codegen *c, const JgOp *op)
     bool widen = is_signed && t != JG_I64 && t != JG_PTR;
     int32_t imm, disp;
     X64Reg a = X64_RAX;
-    if (!widen && slot_of(c, op->args[0], &disp) &&
-        immediate(c, op->args[1], t, is_signed, &imm)) {
+    if (!widen && slot_of(c, op->args[0], &disp) && immediate(c, op->args[1], t, is_signed, &imm)) {
         x64_alu_mi(&c->buf, X64_CMP, X64_RBP, disp, imm); /* the slot in place */
         return;
     }
@@ -521,10 +520,9 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
         JgVal divisor = bl_resolve(c, op->args[1]);
-        int64_t known =
-            divisor && jg_is_const(c->g, divisor)
-                ? jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, divisor)->bits))
-                : 0;
+        int64_t known = divisor && jg_is_const(c->g, divisor)
+                            ? jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, divisor)->bits))
+                            : 0;
         if (known != 0 && known != -1) { /* a constant divisor idiv takes as it is */
             x64_cqo(&c->buf);
             x64_idiv(&c->buf, X64_RCX);

@@ -189,8 +189,7 @@ void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm)
 
 void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp)
 {
-    if (size == 8 && b->stored_end == b->len && base == b->stored_base &&
-        disp == b->stored_disp) {
+    if (size == 8 && b->stored_end == b->len && base == b->stored_base && disp == b->stored_disp) {
         if (dst != b->stored_src)
             x64_mov_rr(b, dst, b->stored_src);
         return;

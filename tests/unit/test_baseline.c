@@ -294,6 +294,18 @@ static void same_on_pairs(JgBaseline *bl, const JgGraph *g, JgType t)
                  (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
 }
 
+/* g returns ext(x) ^ (ext(y) << shift) (two results in one), compiled and
+ * compared with the evaluator on every pair of samples of type t. */
+static void check_mix(JgBaseline *bl, JgGraph *g, JgType t, JgOpcode ext, JgVal x, JgVal y,
+                      uint64_t shift)
+{
+    JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, ext, x),
+                    op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, ext, y), k64(g, shift)));
+    jg_set_return(g, 0, mix);
+    compile(bl, g);
+    same_on_pairs(bl, g, t);
+}
+
 /* An sdiv right before the srem of the same operands takes one idiv for
  * both, or one rounding of the dividend for a constant power-of-two
  * divisor (method.c, pairs_divide): both results as the evaluator's, at
@@ -312,11 +324,7 @@ static void test_divide_pair(void **state)
             JgVal divisor = pi ? jg_const(g, t, jg_truncate_bits(t, powers[pi - 1])) : P(g, 0, 1);
             JgVal q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
             JgVal r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
-            JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
-                            op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
-            jg_set_return(g, 0, mix);
-            compile(bl, g);
-            same_on_pairs(bl, g, t);
+            check_mix(bl, g, t, JG_OP_SEXT, q, r, 7);
         }
     }
     jg_baseline_free(bl);
@@ -338,12 +346,7 @@ static void test_multiply_by_constant(void **state)
                 JgVal k = jg_const(g, t, jg_truncate_bits(t, factors[fi]));
                 JgVal a = P(g, 0, 0);
                 JgVal m = op2(g, 0, JG_OP_MUL, t, first ? k : a, first ? a : k);
-                /* the operand stays live after the multiply */
-                JgVal both = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_ZEXT, m),
-                                 op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_ZEXT, a), k64(g, 9)));
-                jg_set_return(g, 0, both);
-                compile(bl, g);
-                same_on_pairs(bl, g, t);
+                check_mix(bl, g, t, JG_OP_ZEXT, m, a, 9); /* a stays live after m */
             }
     }
     jg_baseline_free(bl);
@@ -900,7 +903,8 @@ static void test_operands_in_slots(void **state)
     JgGraph *g = residual("in_slots", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
     uint32_t yes = jg_block_new(g, 0, NULL), no = jg_block_new(g, 0, NULL);
     JgVal x = P(g, 0, 0), y = P(g, 0, 1), v[NLIVE];
-    JgVal even = cmp(g, 0, JG_OP_ICMP, JG_EQ, op2(g, 0, JG_OP_AND, JG_I64, x, k64(g, 1)), k64(g, 0));
+    JgVal even =
+        cmp(g, 0, JG_OP_ICMP, JG_EQ, op2(g, 0, JG_OP_AND, JG_I64, x, k64(g, 1)), k64(g, 0));
     for (int i = 0; i < NLIVE; i++)
         v[i] = op2(g, 0, JG_OP_ADD, JG_I64, x, k64(g, (uint64_t)i * 7 - 60));
     JgVal r = k64(g, 0);
@@ -911,10 +915,10 @@ static void test_operands_in_slots(void **state)
         JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, v[i], v[(i + 1) % NLIVE]);
         mix = op2(g, 0, JG_OP_SUB, JG_I64, mix, v[(i + 2) % NLIVE]);
         mix = op2(g, 0, JG_OP_ADD, JG_I64, mix, op1(g, 0, JG_OP_ZEXT, JG_I64, lt));
-        mix = op2(g, 0, JG_OP_OR, JG_I64, mix, op2(g, 0, JG_OP_SHL, JG_I64,
-                                                   op1(g, 0, JG_OP_ZEXT, JG_I64, small), k64(g, 40)));
-        mix = op2(g, 0, JG_OP_ADD, JG_I64, mix, op2(g, 0, JG_OP_SHL, JG_I64,
-                                                    op1(g, 0, JG_OP_ZEXT, JG_I64, gt), k64(g, 50)));
+        mix = op2(g, 0, JG_OP_OR, JG_I64, mix,
+                  op2(g, 0, JG_OP_SHL, JG_I64, op1(g, 0, JG_OP_ZEXT, JG_I64, small), k64(g, 40)));
+        mix = op2(g, 0, JG_OP_ADD, JG_I64, mix,
+                  op2(g, 0, JG_OP_SHL, JG_I64, op1(g, 0, JG_OP_ZEXT, JG_I64, gt), k64(g, 50)));
         r = op2(g, 0, JG_OP_ADD, JG_I64, op2(g, 0, JG_OP_MUL, JG_I64, r, k64(g, 31)), mix);
     }
     for (int i = 0; i < NLIVE; i++) /* every v live to here */

@@ -264,16 +264,16 @@ static void test_alu_ri(void **state)
 static void test_store_then_load(void **state)
 {
     (void)state;
-    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
-          0x48, 0x89, 0x45, 0xc0, 0x48, 0x89, 0xc1); /* mov [rbp-0x40], rax; mov rcx, rax */
-    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)),
-          0x48, 0x89, 0x45, 0xc0);
-    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x48)),
-          0x48, 0x89, 0x45, 0xc0, 0x48, 0x8b, 0x45, 0xb8);
-    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 4, X64_RAX, X64_RBP, -0x40)),
-          0x48, 0x89, 0x45, 0xc0, 0x8b, 0x45, 0xc0);
-    CHECK((x64_store(b, 4, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)),
-          0x89, 0x45, 0xc0, 0x48, 0x8b, 0x45, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RCX, X64_RBP, -0x40)), 0x48,
+          0x89, 0x45, 0xc0, 0x48, 0x89, 0xc1); /* mov [rbp-0x40], rax; mov rcx, rax */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)), 0x48,
+          0x89, 0x45, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x48)), 0x48,
+          0x89, 0x45, 0xc0, 0x48, 0x8b, 0x45, 0xb8);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_load(b, 4, X64_RAX, X64_RBP, -0x40)), 0x48,
+          0x89, 0x45, 0xc0, 0x8b, 0x45, 0xc0);
+    CHECK((x64_store(b, 4, X64_RBP, -0x40, X64_RAX), x64_load(b, 8, X64_RAX, X64_RBP, -0x40)), 0x89,
+          0x45, 0xc0, 0x48, 0x8b, 0x45, 0xc0);
     CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_place(b, x64_label(b)),
            x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
           0x48, 0x89, 0x45, 0xc0, 0x48, 0x8b, 0x4d, 0xc0);
@@ -321,8 +321,8 @@ static void test_absolute(void **state)
     CHECK(assert_int_equal(x64_base_of(b, UINT64_C(0x80000000), X64_RCX, &disp), X64_RCX), 0xb9,
           0x00, 0x00, 0x00, 0x80); /* mov ecx, 0x80000000 */
     assert_int_equal(disp, 0);
-    CHECK(assert_int_equal(x64_base_of(b, UINT64_C(0x7f0012345678), X64_RDI, &disp), X64_RDI),
-          0x48, 0xbf, 0x78, 0x56, 0x34, 0x12, 0x00, 0x7f, 0x00, 0x00); /* movabs rdi, ... */
+    CHECK(assert_int_equal(x64_base_of(b, UINT64_C(0x7f0012345678), X64_RDI, &disp), X64_RDI), 0x48,
+          0xbf, 0x78, 0x56, 0x34, 0x12, 0x00, 0x7f, 0x00, 0x00); /* movabs rdi, ... */
 }
 
 static void test_cmp32_ri(void **state)
