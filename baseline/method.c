@@ -264,6 +264,16 @@ static bool immediate(const Codegen *c, JgVal v, JgType t, bool signed_operand, 
     return true;
 }
 
+/* Whether v is a constant; *d: its value as a signed number of type t. */
+static bool signed_constant(const Codegen *c, JgVal v, JgType t, int64_t *d)
+{
+    v = bl_resolve(c, v);
+    if (!v || !jg_is_const(c->g, v))
+        return false;
+    *d = jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, v)->bits));
+    return true;
+}
+
 /* Sets the flags of the comparison `op` (rax, rcx may be clobbered).
  * Homes hold values zero-extended: only a signed comparison of a type
  * narrower than 64 bits needs its operands sign-extended first. */
@@ -323,9 +333,8 @@ static void compare_fold(Codegen *c, const BlFold *f)
 static void lower_icmp(Codegen *c, const JgOp *op)
 {
     JgType t = jg_value_type(c->g, op->args[0]);
-    JgVal k = bl_resolve(c, op->args[1]);
-    if (op->pred == JG_SLT && t != JG_I1 && k && jg_is_const(c->g, k) &&
-        jg_truncate_bits(t, jg_value(c->g, k)->bits) == 0) {
+    int64_t k;
+    if (op->pred == JG_SLT && t != JG_I1 && signed_constant(c, op->args[1], t, &k) && k == 0) {
         /* x < 0: the sign bit of the zero-extended x, shifted down */
         X64Reg d = result_reg(c, op->result);
         load_value(c, d, op->args[0]);
@@ -468,11 +477,8 @@ static void lower_shift_const(Codegen *c, const JgOp *op)
  * sign-extended value), else 0. */
 static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
 {
-    v = bl_resolve(c, v);
-    if (!v || !jg_is_const(c->g, v))
-        return 0;
-    int64_t d = jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, v)->bits));
-    if (d < 2 || d > (INT64_C(1) << 30) || (d & (d - 1)))
+    int64_t d;
+    if (!signed_constant(c, v, t, &d) || d < 2 || d > (INT64_C(1) << 30) || (d & (d - 1)))
         return 0;
     unsigned k = 0;
     while ((INT64_C(1) << k) != d)
@@ -519,11 +525,9 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
     } else {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
-        JgVal divisor = bl_resolve(c, op->args[1]);
-        int64_t known = divisor && jg_is_const(c->g, divisor)
-                            ? jg_sign_extend(t, jg_truncate_bits(t, jg_value(c->g, divisor)->bits))
-                            : 0;
-        if (known != 0 && known != -1) { /* a constant divisor idiv takes as it is */
+        int64_t known;
+        if (signed_constant(c, op->args[1], t, &known) && known != 0 && known != -1) {
+            /* a constant divisor idiv takes as it is */
             x64_cqo(&c->buf);
             x64_idiv(&c->buf, X64_RCX);
         } else {
