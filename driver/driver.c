@@ -44,6 +44,7 @@ struct JgDriver {
     uint64_t look_entries;      /* of baseline code then */
     uint64_t tier_declined;     /* looks that kept a loop crossing methods in baseline code */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
+    bool tier_now_loops;        /* JITGEN_TIER_UP_NOW=loops: at back-edges only */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
     bool tier_ok; /* how that compilation went */
@@ -262,8 +263,9 @@ static uint64_t graph_ops(const JgGraph *g)
  * goes on in LLVM's code from the loop header where the baseline code
  * stopped (from the entry, for a call), and so do later calls of the
  * graph. A graph still in baseline code once LLVM runs is compiled at its
- * next look. JITGEN_TIER_UP_NOW=1 (tests): at the first back-edge, waiting
- * for LLVM. */
+ * next look. JITGEN_TIER_UP_NOW=1 (tests): at the first look, waiting
+ * for LLVM; JITGEN_TIER_UP_NOW=loops: at the first back-edge, a running
+ * loop going on in LLVM's code (calls stay in baseline code). */
 static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t *slots,
                     uint64_t *result, double *next_look_ms)
 {
@@ -272,7 +274,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     double now = now_ms();
     *next_look_ms = d->tier_now ? -1 : (double)d->tier_up_ms;
     JgResidual *r = residual_of(d, g);
-    if (!r)
+    if (!r || (d->tier_now_loops && block == 0))
         return false;
     /* how often baseline code left its methods since the last look: a loop
      * that crosses methods (through flexswitch cases) would cross LLVM's
@@ -383,6 +385,8 @@ static JgLlvmOptions backend_options(JgDriver *d)
         /* tiered: secondaries are compiled only once they get hot, as the
          * frames the interpreter hands over are */
         .lazy_threshold = options->tiered ? JG_LAZY_THRESHOLD : 0,
+        /* baseline code's running loops go on in LLVM's code (tier_up) */
+        .startable = d->baseline && d->tier_up_ms > 0,
     };
 }
 
@@ -505,6 +509,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         if (d->tier_up_ms > 0) {
             const char *now = getenv("JITGEN_TIER_UP_NOW");
             d->tier_now = now && *now && *now != '0';
+            d->tier_now_loops = d->tier_now && strcmp(now, "loops") == 0;
             bo.look_ms = d->tier_now ? -1 : (double)d->tier_up_ms;
             bo.tier_up = tier_up;
             bo.tier_up_ctx = d;

@@ -14,6 +14,20 @@ static bool has_flexswitch(const JgGraph *g, uint32_t lo, uint32_t hi)
     return false;
 }
 
+/* Whether the primary of blocks [0, n) needs a dispatcher: for its
+ * flexswitches, or, where the host starts running loops in the middle
+ * (JgLlvmOptions.startable), for a merge point past the entry to start at.
+ * A graph without either keeps the plain function, whose calls cost less. */
+static bool primary_growable(const JgLlvm *llvm, const JgGraph *g, uint32_t n)
+{
+    if (has_flexswitch(g, 0, n))
+        return true;
+    for (uint32_t b = 1; llvm->options.startable && b < n; b++)
+        if (g->blocks.items[b].flags & JG_BLOCK_ENTRY)
+            return true;
+    return false;
+}
+
 uint32_t lg_max_values_passed(const JgGraph *g, uint32_t lo, uint32_t hi)
 {
     uint32_t n = 0;
@@ -100,7 +114,7 @@ static bool compile_primary(JgLlvm *llvm, JgGraph *g, uint32_t n, char *err, siz
                  LG_MAX_METHOD_BLOCKS);
         return false;
     }
-    LgGraph *lg = lg_graph_add(llvm, g, has_flexswitch(g, 0, n));
+    LgGraph *lg = lg_graph_add(llvm, g, primary_growable(llvm, g, n));
     if (!lg) {
         snprintf(err, errsize, "out of memory");
         return false;

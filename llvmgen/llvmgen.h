@@ -80,6 +80,10 @@ typedef struct JgLlvmOptions {
      * compiles the method once it has run N blocks (an entry counts as
      * LG_ENTRY_WORK): code a program runs a few times never pays for LLVM */
     uint32_t lazy_threshold;
+    /* a graph's primary with merge points past its entry can be started
+     * at them (jg_llvm_call_at) even without a flexswitch: the tiered jit
+     * engine hands running loops of baseline code over to LLVM's */
+    bool startable;
 } JgLlvmOptions;
 
 typedef struct JgLlvmStats {

@@ -91,6 +91,13 @@ if(jit IN_LIST JITGEN_ENGINES)
              COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC} jit@1
                      ${TLC_E2E_OPT_CASES})
     set_tests_properties(e2e_cases_jit_tier_up PROPERTIES ENVIRONMENT JITGEN_TIER_UP_NOW=1)
+    # and at the first back-edge only: a running loop goes on in LLVM's code
+    # from its header (jg_llvm_call_at), graphs without a flexswitch too
+    add_test(NAME e2e_cases_jit_tier_up_loops
+             COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/run_cases.sh ${JITGEN_TLC} jit@1
+                     ${TLC_E2E_OPT_CASES})
+    set_tests_properties(e2e_cases_jit_tier_up_loops PROPERTIES ENVIRONMENT
+                         JITGEN_TIER_UP_NOW=loops)
   endif()
   # random programs: the JIT at the other levels and without virtual objects
   # against the interpreter

@@ -1244,6 +1244,57 @@ static void test_start_in_the_middle(void **state)
     }
 }
 
+/* A loop without a flexswitch, sum of i for i < n, its header a merge
+ * point: the block to start at. */
+static JgGraph *plain_loop(const char *name, uint32_t *head_out)
+{
+    JgGraph *g = residual(name, JG_I64, 1, (JgType[]){JG_I64});
+    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
+    uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
+    go(g, 0, head, 3, (JgVal[]){P(g, 0, 0), k64(g, 0), k64(g, 0)});
+    JgVal n = P(g, head, 0), i = P(g, head, 1), acc = P(g, head, 2);
+    jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_ULT, i, n), jg_link(g, body, 0, NULL),
+                  jg_link(g, done, 0, NULL));
+    JgVal acc2 = op2(g, body, JG_OP_ADD, JG_I64, acc, i);
+    JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
+    go(g, body, head, 3, (JgVal[]){n, i2, acc2});
+    jg_set_return(g, done, acc);
+    g->blocks.items[head].flags |= JG_BLOCK_ENTRY;
+    *head_out = head;
+    return g;
+}
+
+/* A graph without a flexswitch can be started at its loop header where
+ * the host asks for it (JgLlvmOptions.startable, the tiered engine), and
+ * only there; one without a merge point past its entry stays a plain
+ * function either way. */
+static void test_start_without_flexswitch(void **state)
+{
+    (void)state;
+    for (int startable = 0; startable <= 1; startable++) {
+        JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2, .startable = startable});
+        uint32_t head;
+        JgGraph *g = plain_loop(startable ? "plain_s" : "plain", &head);
+        compile(l, g);
+        assert_int_equal(jg_llvm_can_start_at(l, g, head), startable);
+        assert_false(jg_llvm_can_start_at(l, g, head + 1)); /* the body */
+        if (startable) {
+            /* n = 10, i = 4, acc = 0 + 1 + 2 + 3 */
+            assert_int_equal(jg_llvm_call_at(l, g, head, (uint64_t[]){10, 4, 6}), 45);
+            assert_int_equal(jg_llvm_call_at(l, g, head, (uint64_t[]){3, 7, 9}), 9);
+        }
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100}), 4950);
+        JgGraph *straight = residual(startable ? "straight_s" : "straight", JG_I64, 1,
+                                     (JgType[]){JG_I64});
+        jg_set_return(straight, 0, op2(straight, 0, JG_OP_ADD, JG_I64, P(straight, 0, 0),
+                                       k64(straight, 1)));
+        compile(l, straight);
+        assert_false(jg_llvm_can_start_at(l, straight, 0));
+        assert_int_equal(jg_llvm_call(l, straight, (uint64_t[]){41}), 42);
+        jg_llvm_free(l);
+    }
+}
+
 /* Values of every type cross evaluated methods; results of every type come
  * back from them. */
 static void test_lazy_every_type(void **state)
@@ -1734,6 +1785,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_start_without_flexswitch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_every_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_allocas, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_portal_and_misses, setup, teardown),
