@@ -1284,10 +1284,10 @@ static void test_start_without_flexswitch(void **state)
             assert_int_equal(jg_llvm_call_at(l, g, head, (uint64_t[]){3, 7, 9}), 9);
         }
         assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100}), 4950);
-        JgGraph *straight = residual(startable ? "straight_s" : "straight", JG_I64, 1,
-                                     (JgType[]){JG_I64});
-        jg_set_return(straight, 0, op2(straight, 0, JG_OP_ADD, JG_I64, P(straight, 0, 0),
-                                       k64(straight, 1)));
+        JgGraph *straight =
+            residual(startable ? "straight_s" : "straight", JG_I64, 1, (JgType[]){JG_I64});
+        jg_set_return(straight, 0,
+                      op2(straight, 0, JG_OP_ADD, JG_I64, P(straight, 0, 0), k64(straight, 1)));
         compile(l, straight);
         assert_false(jg_llvm_can_start_at(l, straight, 0));
         assert_int_equal(jg_llvm_call(l, straight, (uint64_t[]){41}), 42);
