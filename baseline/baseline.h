@@ -78,7 +78,6 @@ typedef struct JgBaselineStats {
     double compile_ms;         /* code generation */
     /* run-time counters */
     uint64_t method_entries; /* calls of methods by the dispatcher */
-    uint64_t case_jumps;     /* flexswitch cases taken inside a consolidated method */
     uint64_t flexswitch_misses;
     uint64_t tier_ups; /* activations another tier went on with */
     uint64_t looks;    /* times tier_up was asked */
@@ -114,9 +113,17 @@ uint64_t jg_baseline_call(JgBaseline *bl, const JgGraph *g, const uint64_t *args
 uint32_t jg_baseline_methods(const JgBaseline *bl, const JgGraph *g);
 uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t m);
 
-/* The machine code of the largest loop back to `block` of `g` (from the
- * loop's top to its back-edge's end), 0 when none is known. */
-uint32_t jg_baseline_loop_bytes(const JgBaseline *bl, const JgGraph *g, uint32_t block);
+/* The loops back to `block` of `g`, as their look sites know them: the
+ * machine code of the largest (from the loop's top to its back-edge's
+ * end; 0 when none is known), and whether one holds a flexswitch's block
+ * (a loop that takes a case every trip: a jump inside a consolidated
+ * method, but an external jump in LLVM's code, where cases are methods). */
+typedef struct JgBaselineLoop {
+    uint32_t bytes;
+    bool takes_cases;
+} JgBaselineLoop;
+
+JgBaselineLoop jg_baseline_loop(const JgBaseline *bl, const JgGraph *g, uint32_t block);
 
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl);
 

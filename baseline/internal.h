@@ -84,8 +84,8 @@ typedef struct BlGraph {
     uint32_t nmethods, methods_cap;
     uint32_t *ids;        /* per compiled block: BL_BLOCKID */
     bool *enterable;      /* per compiled block: a method entry can start there */
-    uint32_t *loop_bytes; /* per compiled block: the code of the largest loop
-                             back to it (look sites), 0: none */
+    JgBaselineLoop *loops; /* per compiled block: the loops back to it (look
+                              sites); bytes 0: none */
     uint32_t ids_cap;
     uint32_t capacity; /* slots an activation needs */
     BlCallDesc *calls;

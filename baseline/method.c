@@ -1604,7 +1604,6 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
         uint64_t v = jg_truncate_bits(vt, jg_value(c->g, known)->bits);
         for (uint32_t i = 0; i < n && !c->failed; i++)
             if (jg_truncate_bits(vt, fs->values[i]) == v && internal_link(c, &t->links[i + 1])) {
-                count(c, &c->bg->bl->stats.case_jumps);
                 emit_link(c, &t->links[i + 1]);
                 return;
             }
@@ -1625,9 +1624,6 @@ static void inline_cases(Codegen *c, const JgTerm *t, const JgFlexswitch *fs)
         loaded = true;
         compare_with(c, v, jg_truncate_bits(vt, fs->values[i]));
         x64_jcc(&c->buf, X64_NE, next);
-        /* counted: a crossing of methods before the consolidation, and in
-         * LLVM's code, which the tier-up weighs (driver/tier_policy.h) */
-        count(c, &c->bg->bl->stats.case_jumps);
         emit_link(c, l);
         x64_place(&c->buf, next);
     }
@@ -1853,11 +1849,11 @@ static void emit_copy(Codegen *c, uint32_t b)
     emit_nested(c, b, &c->rotating, false);
 }
 
-/* The size of the loop a look site closes: the code from the target of
- * the first jump after the site, when that jump goes back over the site
+/* The code of the loop a look site closes, [*start, end): from the target
+ * of the first jump after the site, when that jump goes back over the site
  * (the loop's back-edge, after the header's test copied there), to the
  * jump's end; 0 when the site is followed by no such jump. */
-static uint32_t loop_bytes(const X64Buf *b, uint32_t site)
+static uint32_t loop_code(const X64Buf *b, uint32_t site, uint32_t *start)
 {
     const X64Fixup *next = NULL;
     for (uint32_t i = 0; i < b->nfixups; i++)
@@ -1866,18 +1862,39 @@ static uint32_t loop_bytes(const X64Buf *b, uint32_t site)
     if (!next || next->label >= b->nlabels)
         return 0;
     uint32_t target = b->labels[next->label], end = next->at + 4;
-    return target <= site ? end - target : 0;
+    *start = target;
+    return target <= site ? end : 0;
 }
 
-/* Each loop header's largest loop (BlGraph.loop_bytes): what the tier-up
- * weighs LLVM's gain by (driver/tier_policy.h). */
+/* Whether the code [start, end) holds the block of a flexswitch. */
+static bool holds_flexswitch(const Codegen *c, uint32_t start, uint32_t end)
+{
+    for (uint32_t b = c->lo; b < c->hi; b++) {
+        uint32_t label = c->labels[b - c->lo];
+        if (c->g->blocks.items[b].term.kind != JG_TERM_FLEXSWITCH || !x64_placed(&c->buf, label))
+            continue;
+        uint32_t at = c->buf.labels[label];
+        if (at >= start && at < end)
+            return true;
+    }
+    return false;
+}
+
+/* Each loop header's loops (BlGraph.loops): what the tier-up weighs LLVM's
+ * gain by (driver/tier_policy.h). Nothing is counted in the code: an
+ * increment of one word in memory on every case taken made a polymorphic
+ * send loop 8 % slower. */
 static void note_loops(Codegen *c)
 {
     for (uint32_t i = 0; i < c->nexits; i++) {
-        uint32_t *slot = &c->bg->loop_bytes[c->exits[i].target];
-        uint32_t n = loop_bytes(&c->buf, c->buf.labels[c->exits[i].site]);
-        if (n > *slot)
-            *slot = n;
+        JgBaselineLoop *loop = &c->bg->loops[c->exits[i].target];
+        uint32_t start = 0, end = loop_code(&c->buf, c->buf.labels[c->exits[i].site], &start);
+        if (!end)
+            continue;
+        if (end - start > loop->bytes)
+            loop->bytes = end - start;
+        if (!loop->takes_cases)
+            loop->takes_cases = holds_flexswitch(c, start, end);
     }
 }
 

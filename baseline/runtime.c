@@ -114,7 +114,7 @@ static void free_graph(BlGraph *bg)
     free(bg->methods);
     free(bg->ids);
     free(bg->enterable);
-    free(bg->loop_bytes);
+    free(bg->loops);
     free(bg);
 }
 
@@ -159,10 +159,10 @@ uint32_t jg_baseline_method_end(const JgBaseline *bl, const JgGraph *g, uint32_t
     return bg && m < bg->nmethods ? bg->methods[m].hi : 0;
 }
 
-uint32_t jg_baseline_loop_bytes(const JgBaseline *bl, const JgGraph *g, uint32_t block)
+JgBaselineLoop jg_baseline_loop(const JgBaseline *bl, const JgGraph *g, uint32_t block)
 {
     const BlGraph *bg = find(bl, g);
-    return bg && block < bg->ncompiled ? bg->loop_bytes[block] : 0;
+    return bg && block < bg->ncompiled ? bg->loops[block] : (JgBaselineLoop){0};
 }
 
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl)
@@ -184,9 +184,9 @@ static bool reserve(BlGraph *bg, uint32_t nblocks, uint32_t method)
         bool *enterable = realloc(bg->enterable, sizeof *enterable * cap);
         if (enterable)
             bg->enterable = enterable;
-        uint32_t *loops = realloc(bg->loop_bytes, sizeof *loops * cap);
+        JgBaselineLoop *loops = realloc(bg->loops, sizeof *loops * cap);
         if (loops)
-            bg->loop_bytes = loops;
+            bg->loops = loops;
         if (!ids || !enterable || !loops)
             return false;
         bg->ids_cap = cap;
@@ -270,7 +270,7 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     for (uint32_t b = lo; b < hi; b++) {
         bg->ids[b] = BL_BLOCKID(method, b - lo);
         bg->enterable[b] = b == lo || (g->blocks.items[b].flags & JG_BLOCK_ENTRY);
-        bg->loop_bytes[b] = 0;
+        bg->loops[b] = (JgBaselineLoop){0};
     }
     bg->ncompiled = hi;
     bg->nmethods = method + 1;

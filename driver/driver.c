@@ -276,23 +276,27 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     JgResidual *r = residual_of(d, g);
     if (!r || (d->tier_now_loops && block == 0))
         return false;
-    /* how often baseline code left its methods since the last look: a loop
-     * that crosses methods (through flexswitch cases) would cross LLVM's
-     * methods too, each time through InputArgs and the dispatchers, which
-     * costs more than the baseline tier's method entries (tier_policy.h) */
-    const JgBaselineStats *bs = jg_baseline_stats(d->baseline);
-    uint64_t entries = bs->method_entries + bs->case_jumps;
+    /* a loop that crosses methods would cross LLVM's methods too, each time
+     * through InputArgs and the dispatchers, which costs more than the
+     * baseline tier's method entries (tier_policy.h): one that takes a
+     * flexswitch's case (known from its code), or that left its methods
+     * often since the last look */
+    JgBaselineLoop loop = jg_baseline_loop(d->baseline, g, block);
+    uint64_t entries = jg_baseline_stats(d->baseline)->method_entries;
     bool first = d->look_ms == 0;
-    bool crossing = !d->tier_now && !first &&
-                    !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms);
+    bool crossing =
+        !d->tier_now &&
+        (loop.takes_cases ||
+         (!first &&
+          !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms)));
     d->look_entries = entries;
     d->look_ms = now;
-    if (r->backend != d->llvm && !d->tier_now && first) {
-        *next_look_ms = TIER_POLL_MS; /* nothing measured yet */
-        return false;
-    }
     if (r->backend != d->llvm && crossing) {
         d->tier_declined++;
+        return false;
+    }
+    if (r->backend != d->llvm && !d->tier_now && first) {
+        *next_look_ms = TIER_POLL_MS; /* nothing measured yet */
         return false;
     }
     if (r->backend != d->llvm && !d->tier_start && !admit_compilation(d)) {
@@ -306,8 +310,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         double waited = now - d->tier_t0 - (compile_ms(d) - d->tier_compile0_ms);
         if (!d->tier_now) { /* a small loop waits longer (tier_policy.h) */
             double delay = jg_tier_up_compile_wait(
-                jg_tier_up_delay((double)d->tier_up_ms,
-                                 jg_baseline_loop_bytes(d->baseline, g, block)),
+                jg_tier_up_delay((double)d->tier_up_ms, loop.bytes),
                 graph_ops(g), false);
             if (waited < delay) {
                 *next_look_ms = delay - waited;
@@ -742,7 +745,6 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
         fprintf(out, "baseline.code_bytes: %llu\n", (unsigned long long)b->code_bytes);
         fprintf(out, "baseline.ms: %.3f\n", b->compile_ms);
         fprintf(out, "baseline.method_entries: %llu\n", (unsigned long long)b->method_entries);
-        fprintf(out, "baseline.case_jumps: %llu\n", (unsigned long long)b->case_jumps);
         fprintf(out, "baseline.flexswitch_misses: %llu\n",
                 (unsigned long long)b->flexswitch_misses);
         fprintf(out, "baseline.tier_ups: %llu\n", (unsigned long long)b->tier_ups);

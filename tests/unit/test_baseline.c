@@ -2318,6 +2318,33 @@ static JgBaseline *tiered(TierLog *log, double look_ms)
         (JgBaselineOptions){.look_ms = look_ms, .tier_up = tier_up, .tier_up_ctx = log});
 }
 
+/* A loop that takes a flexswitch's case every trip is known from its
+ * code (the tier-up keeps it in baseline code: in LLVM's, each case is an
+ * external jump) once the cases are jumps in one method; sum's loop takes
+ * none. */
+static void test_loop_takes_cases(void **state)
+{
+    (void)state;
+    Emu e = {0};
+    TierLog log = {0};
+    JgBaseline *bl = tiered(&log, 1e9); /* looks, none due */
+    JgGraph *g = fig10_graph(&e, 3);
+    compile(bl, g);
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){1001}), eval(g, (uint64_t[]){1001}));
+    assert_int_equal(jg_baseline_stats(bl)->consolidations, 1);
+    JgBaselineLoop loop = jg_baseline_loop(bl, g, FIG10_HEAD);
+    assert_true(loop.bytes > 0);
+    assert_true(loop.takes_cases);
+    assert_false(jg_baseline_loop(bl, g, 0).takes_cases);
+    JgGraph *sum = sum_graph(true);
+    compile(bl, sum);
+    loop = jg_baseline_loop(bl, sum, SUM_HEAD);
+    assert_true(loop.bytes > 0);
+    assert_false(loop.takes_cases);
+    assert_int_equal(log.calls, 0);
+    jg_baseline_free(bl);
+}
+
 /* Looks at the hook: a call while one is due asks at the graph's entry
  * (block 0, the arguments); a loop's back-edge into a merge point while
  * one is due asks at the header (its parameters). */
@@ -2412,15 +2439,15 @@ static void test_tier_up(void **state)
     bl = tiered(&log, -1);
     g = sum_graph(true);
     compile(bl, g);
-    uint32_t bytes = jg_baseline_loop_bytes(bl, g, SUM_HEAD);
+    uint32_t bytes = jg_baseline_loop(bl, g, SUM_HEAD).bytes;
     assert_true(bytes > 10 && bytes <= 64);
-    assert_int_equal(jg_baseline_loop_bytes(bl, g, 0), 0);
-    assert_int_equal(jg_baseline_loop_bytes(bl, g, 999), 0);
+    assert_int_equal(jg_baseline_loop(bl, g, 0).bytes, 0);
+    assert_int_equal(jg_baseline_loop(bl, g, 999).bytes, 0);
     jg_baseline_free(bl);
     bl = tiered(&log, 0);
     g = sum_graph(true);
     compile(bl, g);
-    assert_int_equal(jg_baseline_loop_bytes(bl, g, SUM_HEAD), 0);
+    assert_int_equal(jg_baseline_loop(bl, g, SUM_HEAD).bytes, 0);
     jg_baseline_free(bl);
 
     /* looks 0: never asked */
@@ -2908,6 +2935,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_alloca_outlives_method, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reentrant_portal, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_loop_takes_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_every_back_edge, setup, teardown),
         cmocka_unit_test_setup_teardown(test_tier_up_on_timer, setup, teardown),
         cmocka_unit_test_setup_teardown(test_branch_through_merge_point, setup, teardown),
