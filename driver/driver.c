@@ -45,8 +45,10 @@ struct JgDriver {
     uint64_t tier_declined;     /* looks that kept a loop crossing methods in baseline code */
     bool tier_now;              /* JITGEN_TIER_UP_NOW */
     bool tier_now_loops;        /* JITGEN_TIER_UP_NOW=loops: at back-edges only */
+    bool compiling_beside;      /* background_compile runs (and holds grow_lock) */
     JgBackendStart *tier_start; /* LLVM starting and compiling tier_graph beside */
     JgResidual *tier_graph;
+    uint32_t tier_block; /* the block of its look: the loop handed over */
     bool tier_ok; /* how that compilation went */
     char tier_err[512];
     pthread_mutex_t grow_lock; /* held by that compilation, and while a graph grows */
@@ -186,18 +188,36 @@ static JgResidual *residual_of(const JgDriver *d, const JgGraph *g)
  * whether it is done. */
 #define TIER_POLL_MS 1.0
 
+/* The session's JgLlvmOptions.lazy_threshold. Tiered: secondaries are
+ * compiled only once they get hot, as the frames the interpreter hands
+ * over are. */
+static uint32_t lazy_threshold(const JgDriver *d)
+{
+    return d->options.tiered ? JG_LAZY_THRESHOLD : 0;
+}
+
 /* Compiles residual graph `r` with LLVM as the baseline tier grew it (its
  * methods' steps, so that each loop lands in an LLVM method of its own),
- * then what grew since. */
+ * then what grew since. The method of `block`, the loop handed over, is
+ * compiled at once even where the others are left to the lazy evaluator
+ * until hot: that one is hot, and would otherwise be compiled on the
+ * program's thread. */
 static bool compile_like_baseline(JgDriver *d, const JgBackend *backend, JgLlvm *llvm,
-                                  JgResidual *r, char *err, size_t errsize)
+                                  JgResidual *r, uint32_t block, char *err, size_t errsize)
 {
-    uint32_t n = jg_baseline_methods(d->baseline, r->graph);
-    for (uint32_t m = 0; m < n; m++)
-        if (!backend->compile_to(llvm, r->graph, jg_baseline_method_end(d->baseline, r->graph, m),
-                                 err, errsize))
-            return false;
-    return backend->compile(llvm, r->graph, err, errsize);
+    uint32_t n = jg_baseline_methods(d->baseline, r->graph), done = 0;
+    bool ok = true;
+    for (uint32_t m = 0; m < n && ok; m++) {
+        uint32_t hi = jg_baseline_method_end(d->baseline, r->graph, m);
+        if (hi <= done)
+            continue;
+        bool hot = block >= done && block < hi;
+        backend->set_lazy_threshold(llvm, hot ? 0 : lazy_threshold(d));
+        ok = backend->compile_to(llvm, r->graph, hi, err, errsize);
+        done = hi;
+    }
+    backend->set_lazy_threshold(llvm, lazy_threshold(d));
+    return ok && backend->compile(llvm, r->graph, err, errsize);
 }
 
 /* The background job of a tier-up: LLVM compiles the graph while baseline
@@ -207,9 +227,28 @@ static void background_compile(void *ctx, const JgBackend *backend, JgLlvm *llvm
 {
     JgDriver *d = ctx;
     pthread_mutex_lock(&d->grow_lock);
+    d->compiling_beside = true;
     d->tier_ok =
-        compile_like_baseline(d, backend, llvm, d->tier_graph, d->tier_err, sizeof d->tier_err);
+        compile_like_baseline(d, backend, llvm, d->tier_graph, d->tier_block, d->tier_err,
+                              sizeof d->tier_err);
+    d->compiling_beside = false;
     pthread_mutex_unlock(&d->grow_lock);
+}
+
+/* LLVM optimizes and emits a module without reading the graphs
+ * (JgLlvmOptions.graphs_idle): the background compilation lets a
+ * flexswitch miss of baseline code grow the graph meanwhile, so that the
+ * miss waits for one module's IR at most, not for the whole compilation.
+ * Compilations on the program's thread hold no lock. */
+static void graphs_idle(void *ctx, bool idle)
+{
+    JgDriver *d = ctx;
+    if (!d->compiling_beside)
+        return;
+    if (idle)
+        pthread_mutex_unlock(&d->grow_lock);
+    else
+        pthread_mutex_lock(&d->grow_lock);
 }
 
 static void growing(void *ctx, bool begin)
@@ -320,6 +359,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         }
         JgLlvmOptions lo = backend_options(d);
         d->tier_graph = r;
+        d->tier_block = block;
         d->tier_start =
             jg_backend_start_job(d->options.backend_path, &lo, false, background_compile, d);
         if (!d->tier_start)
@@ -348,7 +388,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
         return false;
     }
     if (r->backend != d->llvm) {
-        if (!compile_like_baseline(d, d->backend, d->llvm, r, err, sizeof err)) {
+        if (!compile_like_baseline(d, d->backend, d->llvm, r, block, err, sizeof err)) {
             JG_VEC_PUSH(&d->arena, d->llvm_refused, g);
             fallback(d, g->name, "LLVM compilation failed, baseline code goes on", err);
             *next_look_ms = 0;
@@ -385,11 +425,11 @@ static JgLlvmOptions backend_options(JgDriver *d)
         .portal_nred = d->nred,
         .allocators = options->allocators,
         .nallocators = options->nallocators,
-        /* tiered: secondaries are compiled only once they get hot, as the
-         * frames the interpreter hands over are */
-        .lazy_threshold = options->tiered ? JG_LAZY_THRESHOLD : 0,
+        .lazy_threshold = lazy_threshold(d),
         /* baseline code's running loops go on in LLVM's code (tier_up) */
         .startable = d->baseline && d->tier_up_ms > 0,
+        .graphs_idle = graphs_idle,
+        .graphs_idle_ctx = d,
     };
 }
 

@@ -34,6 +34,7 @@ static const JgBackend backend = {
     .set_fatal_handler = jg_set_fatal_handler,
     .entry = jg_llvm_entry,
     .set_portal_red = jg_llvm_set_portal_red,
+    .set_lazy_threshold = jg_llvm_set_lazy_threshold,
 };
 
 __attribute__((visibility("default"))) const JgBackend *jg_llvm_backend(void)

@@ -101,7 +101,13 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
         return false;
     }
     const char *names[2] = {name, wrapper};
-    if (!lg_finish_module(llvm, m.mod, m.loops, names, m.primary ? 2 : 1, code, err, errsize))
+    const JgLlvmOptions *o = &llvm->options;
+    if (o->graphs_idle)
+        o->graphs_idle(o->graphs_idle_ctx, true);
+    ok = lg_finish_module(llvm, m.mod, m.loops, names, m.primary ? 2 : 1, code, err, errsize);
+    if (o->graphs_idle)
+        o->graphs_idle(o->graphs_idle_ctx, false);
+    if (!ok)
         return false;
     lg->nareas += m.area_bytes > 0;
     return true;

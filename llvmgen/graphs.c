@@ -140,6 +140,11 @@ void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g)
     return lg ? lg->primary : NULL;
 }
 
+void jg_llvm_set_lazy_threshold(JgLlvm *llvm, uint32_t threshold)
+{
+    llvm->options.lazy_threshold = threshold;
+}
+
 void jg_llvm_set_portal_red(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred)
 {
     llvm->options.portal_red_index = red_index;

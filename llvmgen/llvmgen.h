@@ -84,6 +84,12 @@ typedef struct JgLlvmOptions {
      * at them (jg_llvm_call_at) even without a flexswitch: the tiered jit
      * engine hands running loops of baseline code over to LLVM's */
     bool startable;
+    /* called with true when the backend stops reading residual graphs for a
+     * while (verifying, optimizing and emitting one module's machine code),
+     * with false before it reads them again: a host that compiles on one
+     * thread while another grows the graphs lets the growth through then */
+    void (*graphs_idle)(void *ctx, bool idle);
+    void *graphs_idle_ctx;
 } JgLlvmOptions;
 
 typedef struct JgLlvmStats {
@@ -127,6 +133,11 @@ void *jg_llvm_entry(JgLlvm *llvm, const JgGraph *g);
  * methods compiled from then on call bound sites directly. */
 void jg_llvm_set_portal_red(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred);
 
+/* JgLlvmOptions.lazy_threshold for the secondaries compiled from now on:
+ * a host that replays a graph another tier already ran (its code is warm)
+ * compiles it with 0, then goes back to the session's threshold. */
+void jg_llvm_set_lazy_threshold(JgLlvm *llvm, uint32_t threshold);
+
 /* Calls the primary method of `g` with its parameters as 64-bit slots and
  * returns its result (bits). */
 uint64_t jg_llvm_call(JgLlvm *llvm, const JgGraph *g, const uint64_t *args);
@@ -159,7 +170,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 5u
+#define JG_BACKEND_ABI 6u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */
@@ -185,6 +196,7 @@ typedef struct JgBackend {
     /* jg_llvm_entry: what a host sets a portal site's `direct` to */
     void *(*entry)(JgLlvm *llvm, const JgGraph *g);
     void (*set_portal_red)(JgLlvm *llvm, const uint32_t *red_index, uint32_t nred);
+    void (*set_lazy_threshold)(JgLlvm *llvm, uint32_t threshold);
 } JgBackend;
 
 #define JG_BACKEND_SYMBOL "jg_llvm_backend"

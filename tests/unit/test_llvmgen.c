@@ -1244,6 +1244,34 @@ static void test_start_in_the_middle(void **state)
     }
 }
 
+/* A host that replays a graph another tier ran sets the lazy threshold to
+ * 0 for the secondaries it knows are hot: they are compiled, not
+ * evaluated; the session's threshold applies again afterwards. */
+static void test_set_lazy_threshold(void **state)
+{
+    (void)state;
+    for (int now = 0; now <= 1; now++) {
+        Emu e = {.build = loop_case};
+        JgLlvm *l = jit_lazy(2, NEVER_HOT);
+        JgGraph *g = residual(now ? "lazy_now" : "lazy_later", JG_I64, 2,
+                              (JgType[]){JG_I64, JG_I64});
+        e.g = g;
+        flex(&e, 0, P(g, 0, 1), 1, (JgVal[]){P(g, 0, 0)});
+        uint32_t first = g->blocks.count;
+        assert_int_equal(eval(g, (uint64_t[]){10, 3}), 45); /* adds the case */
+        char err[256];
+        assert_true(jg_llvm_compile_to(l, g, first, err, sizeof err));
+        if (now)
+            jg_llvm_set_lazy_threshold(l, 0);
+        assert_true(jg_llvm_compile(l, g, err, sizeof err));
+        const JgLlvmStats *s = jg_llvm_stats(l);
+        assert_int_equal(s->methods_secondary, now ? 1 : 0);
+        assert_int_equal(s->methods_evaluated, now ? 0 : 1);
+        assert_int_equal(jg_llvm_call(l, g, (uint64_t[]){100, 3}), 4950);
+        jg_llvm_free(l);
+    }
+}
+
 /* A loop without a flexswitch, sum of i for i < n, its header a merge
  * point: the block to start at. */
 static JgGraph *plain_loop(const char *name, uint32_t *head_out)
@@ -1786,6 +1814,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_without_flexswitch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_set_lazy_threshold, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_every_type, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_allocas, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_portal_and_misses, setup, teardown),
