@@ -17,6 +17,7 @@
 
 #include "codegen.h"
 #include "disasm.h"
+#include "divide_magic.h"
 #include "frontend/arith.h"
 #include "frontend/free_list.h"
 
@@ -486,6 +487,36 @@ static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
     return k;
 }
 
+/* The quotient of rax (sign-extended) by the constant `divisor` as a
+ * multiplication (divide_magic.h) in rdx, the dividend moved to rcx; with
+ * `rem`, the remainder in rcx. An idiv takes 10-20 cycles of latency, the
+ * multiplication and its corrections about 6. */
+static void divide_by_magic(Codegen *c, const BlMagic *m, int64_t divisor, bool rem)
+{
+    X64Buf *b = &c->buf;
+    x64_mov_rr(b, X64_RCX, X64_RAX);
+    x64_mov_ri(b, X64_RAX, (uint64_t)m->multiplier);
+    x64_imul_wide(b, X64_RCX); /* rdx = the product's high half */
+    if (m->add)
+        x64_alu_rr(b, X64_ADD, X64_RDX, X64_RCX);
+    if (m->sub)
+        x64_alu_rr(b, X64_SUB, X64_RDX, X64_RCX);
+    if (m->shift)
+        x64_sar_ri(b, X64_RDX, (uint8_t)m->shift);
+    x64_mov_rr(b, X64_RAX, X64_RDX);
+    x64_shr_ri(b, X64_RAX, 63);
+    x64_alu_rr(b, X64_ADD, X64_RDX, X64_RAX); /* rounded towards zero */
+    if (!rem)
+        return;
+    if (divisor >= INT32_MIN && divisor <= INT32_MAX) {
+        x64_imul_rri(b, X64_RAX, X64_RDX, (int32_t)divisor);
+    } else {
+        x64_mov_ri(b, X64_RAX, (uint64_t)divisor);
+        x64_imul_rr(b, X64_RAX, X64_RDX);
+    }
+    x64_alu_rr(b, X64_SUB, X64_RCX, X64_RAX); /* x - q * divisor */
+}
+
 /* sdiv/srem on operands sign-extended to 64 bits, with the evaluator's
  * results where idiv would trap (frontend/arith.h, signed_divide): divisor
  * 0 gives 0, divisor -1 gives -x and 0; both are x * divisor for the
@@ -493,13 +524,16 @@ static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
  * 2^k - 1 to a negative dividend, then shifts (no idiv). The result is rax
  * or rdx, both scratch. `rem_too`: an srem of the same operands right
  * after this sdiv (pairs_divide), whose result the same idiv gives, or the
- * same rounded dividend (x - its multiple of 2^k, in rax). */
+ * same rounded dividend (x - its multiple of 2^k, in rax). Any other
+ * constant divisor but 1 and -1 is a multiplication (divide_by_magic). */
 static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
 {
     bool rem = op->opcode == JG_OP_SREM;
     JgType t = (JgType)op->type;
     unsigned k = power_of_two_divisor(c, op->args[1], t);
     X64Reg result = rem ? X64_RDX : X64_RAX, remainder = X64_RDX;
+    int64_t divisor;
+    BlMagic magic;
     load_value(c, X64_RAX, op->args[0]);
     sign_extend(c, X64_RAX, t);
     if (k) {
@@ -522,6 +556,10 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
             x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
             result = X64_RDX;
         }
+    } else if (signed_constant(c, op->args[1], t, &divisor) && bl_divide_magic(divisor, &magic)) {
+        divide_by_magic(c, &magic, divisor, rem || rem_too);
+        result = rem ? X64_RCX : X64_RDX;
+        remainder = X64_RCX;
     } else {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);

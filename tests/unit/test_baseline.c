@@ -306,25 +306,73 @@ static void check_mix(JgBaseline *bl, JgGraph *g, JgType t, JgOpcode ext, JgVal 
     same_on_pairs(bl, g, t);
 }
 
+/* Divisors the tests below give as constants: powers of two (a rounding
+ * and a shift), others (a multiplication, divide_magic.h), 1, and
+ * negative ones (truncated to each width). */
+static const uint64_t const_divisors[] = {2,
+                                          8,
+                                          UINT64_C(1) << 30,
+                                          3,
+                                          7,
+                                          10,
+                                          641,
+                                          1000003,
+                                          INT32_MAX,
+                                          (UINT64_C(1) << 40) + 1,
+                                          1,
+                                          (uint64_t)-3,
+                                          (uint64_t)-100,
+                                          (uint64_t)INT64_MAX};
+#define NCONST_DIVISORS (sizeof const_divisors / sizeof const_divisors[0])
+
 /* An sdiv right before the srem of the same operands takes one idiv for
- * both, or one rounding of the dividend for a constant power-of-two
- * divisor (method.c, pairs_divide): both results as the evaluator's, at
- * every width, divisors 0 and -1 included, and 2, 8, 2^30 as constants. */
+ * both, one rounding of the dividend for a constant power-of-two divisor,
+ * or one multiplication for another constant (method.c, pairs_divide);
+ * each alone too: the evaluator's results at every width, divisors 0 and
+ * -1 included. */
 static void test_divide_pair(void **state)
 {
     (void)state;
     JgBaseline *bl = baseline();
-    static const uint64_t powers[] = {2, 8, UINT64_C(1) << 30};
     for (size_t ti = 0; ti < NINT_TYPES; ti++) {
         JgType t = int_types[ti];
         if (t == JG_I1)
             continue;
-        for (size_t pi = 0; pi <= sizeof powers / sizeof powers[0]; pi++) {
-            JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
-            JgVal divisor = pi ? jg_const(g, t, jg_truncate_bits(t, powers[pi - 1])) : P(g, 0, 1);
-            JgVal q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
-            JgVal r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
-            check_mix(bl, g, t, JG_OP_SEXT, q, r, 7);
+        for (size_t pi = 0; pi <= NCONST_DIVISORS; pi++)
+            for (int shape = 0; shape < 3; shape++) { /* the pair, sdiv alone, srem alone */
+                JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
+                JgVal divisor =
+                    pi ? jg_const(g, t, jg_truncate_bits(t, const_divisors[pi - 1])) : P(g, 0, 1);
+                JgVal q = shape == 2 ? P(g, 0, 1) : op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
+                JgVal r = shape == 1 ? P(g, 0, 1) : op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
+                check_mix(bl, g, t, JG_OP_SEXT, q, r, 7);
+            }
+    }
+    jg_baseline_free(bl);
+}
+
+/* Division by constants on random dividends: the multiplication's
+ * quotient and remainder as the evaluator's. */
+static void test_divide_by_constant_random(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    uint64_t rng = 0x243f6a8885a308d3u;
+    for (size_t pi = 0; pi < NCONST_DIVISORS; pi++) {
+        JgGraph *g = residual("divk", JG_I64, 1, (JgType[]){JG_I64});
+        JgVal divisor = k64(g, const_divisors[pi]);
+        JgVal q = op2(g, 0, JG_OP_SDIV, JG_I64, P(g, 0, 0), divisor);
+        JgVal r = op2(g, 0, JG_OP_SREM, JG_I64, P(g, 0, 0), divisor);
+        jg_set_return(g, 0,
+                      op2(g, 0, JG_OP_XOR, JG_I64, q,
+                          op2(g, 0, JG_OP_MUL, JG_I64, r, k64(g, 0x9e3779b97f4a7c15u))));
+        compile(bl, g);
+        for (int i = 0; i < 20000; i++) {
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            uint64_t x = rng >> (i % 64); /* every magnitude */
+            same(bl, g, (uint64_t[]){i & 1 ? x : 0 - x});
         }
     }
     jg_baseline_free(bl);
@@ -2896,6 +2944,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_integer_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_divide_by_constant_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operands_in_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multiply_by_constant, setup, teardown),
         cmocka_unit_test_setup_teardown(test_zero_extension_invariant, setup, teardown),

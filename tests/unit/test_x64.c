@@ -352,6 +352,8 @@ static void test_imul_test_neg(void **state)
     CHECK(x64_cqo(b), 0x48, 0x99);
     CHECK(x64_idiv(b, X64_RCX), 0x48, 0xf7, 0xf9); /* idiv rcx */
     CHECK(x64_idiv(b, X64_R10), 0x49, 0xf7, 0xfa); /* idiv r10 */
+    CHECK(x64_imul_wide(b, X64_RCX), 0x48, 0xf7, 0xe9);                 /* imul rcx */
+    CHECK(x64_imul_wide(b, X64_R11), 0x49, 0xf7, 0xeb);                 /* imul r11 */
     CHECK(x64_imul_rri(b, X64_R9, X64_RAX, 3), 0x4c, 0x6b, 0xc8, 0x03); /* imul r9, rax, 3 */
     CHECK(x64_imul_rri(b, X64_RCX, X64_R13, 1000), 0x49, 0x69, 0xcd, 0xe8, 0x03, 0x00, 0x00);
 }
@@ -581,6 +583,7 @@ static void test_disasm(void **state)
     x64_neg(b, X64_RDX);
     x64_cqo(b);
     x64_idiv(b, X64_R9);
+    x64_imul_wide(b, X64_RCX);
     x64_setcc(b, X64_G, X64_RSI);
     x64_cmov(b, X64_E, X64_RAX, X64_R13);
     x64_jcc(b, X64_LE, top);
@@ -628,6 +631,7 @@ static void test_disasm(void **state)
         "neg rdx",
         "cqo",
         "idiv r9",
+        "imul rcx",
         "setg sil",
         "movzx esi, sil",
         "cmove rax, r13",
