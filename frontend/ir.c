@@ -205,6 +205,14 @@ JgOp *jg_last_op(JgGraph *g, uint32_t block)
     return &b->ops.items[b->ops.count - 1];
 }
 
+const JgOp *jg_def_in(const JgGraph *g, uint32_t block, JgVal v)
+{
+    const JgValueInfo *info = jg_value(g, v);
+    if (!v || info->kind != JG_VK_OP || info->block != block)
+        return NULL;
+    return &g->blocks.items[block].ops.items[info->index];
+}
+
 JgLink jg_link(JgGraph *g, uint32_t target, uint32_t nargs, const JgVal *args)
 {
     JgLink l = {.target = target, .nargs = nargs};

@@ -254,6 +254,8 @@ JgVal jg_emit(JgGraph *g, uint32_t block, JgOpcode opcode, JgType type, uint32_t
               const JgVal *args);
 /* The last operation appended to `block` (to set pred, imm, callee, line). */
 JgOp *jg_last_op(JgGraph *g, uint32_t block);
+/* The operation defining v in `block`; NULL when v is no result there. */
+const JgOp *jg_def_in(const JgGraph *g, uint32_t block, JgVal v);
 /* A link to `target` carrying `nargs` values. */
 JgLink jg_link(JgGraph *g, uint32_t target, uint32_t nargs, const JgVal *args);
 void jg_set_goto(JgGraph *g, uint32_t block, JgLink link);

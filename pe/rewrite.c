@@ -89,6 +89,93 @@ static JgVal identity_operand(const JgGraph *g, const JgOp *op, const JgVal *arg
     }
 }
 
+unsigned jg_floor_shift_rule(JgType t, uint64_t c)
+{
+    unsigned w = jg_type_bits(t);
+    for (unsigned k = 1; k + 2 <= w; k++)
+        if (c == UINT64_C(1) << k)
+            return k;
+    return 0;
+}
+
+/* Whether v is `opcode` of x and the constant c (in either order), both
+ * operands of v's operation in `block`. */
+static bool of_x_and_c(const JgGraph *g, uint32_t block, JgVal v, JgOpcode opcode, JgVal x,
+                       uint64_t c)
+{
+    const JgOp *d = jg_def_in(g, block, v);
+    if (!d || d->opcode != opcode || d->nargs != 2)
+        return false;
+    return (d->args[0] == x && is_const_bits(g, d->args[1], c)) ||
+           (d->args[1] == x && is_const_bits(g, d->args[0], c));
+}
+
+/* Whether v is `icmp pred y, 0` with y satisfying `is_y` (or the same
+ * comparison with its operands swapped). */
+static bool test_of_zero(const JgGraph *g, uint32_t block, JgVal v, JgPred pred, JgPred swapped,
+                         JgVal *y)
+{
+    const JgOp *d = jg_def_in(g, block, v);
+    if (!d || d->opcode != JG_OP_ICMP || d->nargs != 2)
+        return false;
+    if (d->pred == pred && is_const_bits(g, d->args[1], 0)) {
+        *y = d->args[0];
+        return true;
+    }
+    if (d->pred == swapped && is_const_bits(g, d->args[0], 0)) {
+        *y = d->args[1];
+        return true;
+    }
+    return false;
+}
+
+/* Whether the i1 v is "x is negative and not a multiple of c": the and
+ * of `(x ^ c) < 0` (or `x < 0`) and `(x srem c) != 0`, as an
+ * interpreter's floor division tests the sign of x and of the positive
+ * divisor c and the remainder. */
+static bool rounds_down(const JgGraph *g, uint32_t block, JgVal v, JgVal x, uint64_t c)
+{
+    const JgOp *d = jg_def_in(g, block, v);
+    if (!d || d->opcode != JG_OP_AND || d->nargs != 2 || d->type != JG_I1)
+        return false;
+    for (int i = 0; i < 2; i++) {
+        JgVal sign, rem;
+        if (test_of_zero(g, block, d->args[i], JG_SLT, JG_SGT, &sign) &&
+            (sign == x || of_x_and_c(g, block, sign, JG_OP_XOR, x, c)) &&
+            test_of_zero(g, block, d->args[1 - i], JG_NE, JG_NE, &rem) &&
+            of_x_and_c(g, block, rem, JG_OP_SREM, x, c))
+            return true;
+    }
+    return false;
+}
+
+/* x sdiv 2^k, less one where x is negative and not a multiple of 2^k:
+ * the quotient rounded down, which is x ashr k (jg_floor_shift_rule;
+ * tests/unit/test_proofs.c proves it at every width). An interpreter's
+ * floor division by a constant power of two leaves this shape: `add q,
+ * sext r` with q the sdiv and r rounds_down's test. Its operations stay
+ * behind, unread (the backends drop them). 0: no such shape. */
+static JgVal floor_shift(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *args)
+{
+    JgType t = (JgType)op->type;
+    if (op->opcode != JG_OP_ADD || op->nargs != 2 || !jg_type_is_int(t) || t == JG_I1)
+        return 0;
+    for (int i = 0; i < 2; i++) {
+        const JgOp *q = jg_def_in(g, block, args[i]), *s = jg_def_in(g, block, args[1 - i]);
+        if (!q || !s || q->opcode != JG_OP_SDIV || q->type != t || s->opcode != JG_OP_SEXT ||
+            s->nargs != 1 || !jg_is_const(g, q->args[1]))
+            continue;
+        uint64_t c = jg_truncate_bits(t, jg_value(g, q->args[1])->bits);
+        unsigned k = jg_floor_shift_rule(t, c);
+        if (!k || !rounds_down(g, block, s->args[0], q->args[0], c))
+            continue;
+        JgVal r = jg_emit(g, block, JG_OP_ASHR, t, 2, (JgVal[]){q->args[0], jg_const(g, t, k)});
+        jg_last_op(g, block)->line = op->line;
+        return r;
+    }
+    return 0;
+}
+
 JgVal jg_rewrite_pure(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *args, bool *emitted)
 {
     *emitted = false;
@@ -114,6 +201,8 @@ JgVal jg_rewrite_pure(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *a
     JgVal same = identity_operand(g, op, args);
     if (!same)
         same = same_in_block(g, block, op, args);
+    if (!same)
+        same = floor_shift(g, block, op, args);
     if (same)
         return same;
     JgVal r = jg_emit(g, block, (JgOpcode)op->opcode, (JgType)op->type, op->nargs, args);

@@ -16,4 +16,10 @@
  * line). */
 JgVal jg_rewrite_pure(JgGraph *g, uint32_t block, const JgOp *op, const JgVal *args, bool *emitted);
 
+/* The shift k that floor division of a value of integer type t by the
+ * constant c is (x sdiv c, less one where x < 0 and x srem c != 0, equals
+ * x ashr k): c = 2^k with 1 <= k <= width - 2, a positive power of two;
+ * else 0. */
+unsigned jg_floor_shift_rule(JgType t, uint64_t c);
+
 #endif

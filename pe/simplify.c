@@ -31,14 +31,6 @@ typedef struct Cond {
     JgVal a, b, origin;
 } Cond;
 
-/* The operation defining v in `block`, NULL when v is none there. */
-static const JgOp *def_in(const JgGraph *g, uint32_t block, JgVal v)
-{
-    const JgValueInfo *info = jg_value(g, v);
-    if (!v || info->kind != JG_VK_OP || info->block != block)
-        return NULL;
-    return &g->blocks.items[block].ops.items[info->index];
-}
 
 static bool const_bits(const JgGraph *g, JgVal v, uint64_t *bits)
 {
@@ -75,7 +67,7 @@ static Cond of_bool(const JgGraph *g, uint32_t block, JgVal v)
     uint64_t bits;
     if (const_bits(g, v, &bits))
         return constant(bits & 1);
-    const JgOp *op = def_in(g, block, v);
+    const JgOp *op = jg_def_in(g, block, v);
     if (op && op->opcode == JG_OP_ICMP && jg_pred_is_int((JgPred)op->pred))
         return (Cond){.kind = COND_TEST,
                       .pred = (JgPred)op->pred,
@@ -134,11 +126,11 @@ static Cond of_compare(const JgGraph *g, uint32_t block, JgPred pred, JgVal x, u
     uint64_t bits;
     if (const_bits(g, x, &bits))
         return constant(compare_bits(pred, type, bits, k));
-    const JgOp *op = def_in(g, block, x);
+    const JgOp *op = jg_def_in(g, block, x);
     JgVal b = x;
     while (op && op->opcode == JG_OP_ZEXT) { /* the widened value */
         b = op->args[0];
-        op = def_in(g, block, b);
+        op = jg_def_in(g, block, b);
     }
     if (jg_value_type(g, b) == JG_I1) { /* x is 0 or 1 */
         JgBoolForm w = jg_widened_compare(pred, type, k);
@@ -168,7 +160,7 @@ JgVal jg_simplify_icmp(JgGraph *g, uint32_t block, JgPred pred, const JgVal args
         x = args[1];
         pred = jg_pred_swapped(pred);
     }
-    const JgOp *op = def_in(g, block, x);
+    const JgOp *op = jg_def_in(g, block, x);
     if (jg_value_type(g, x) != JG_I1 &&
         (!op || (op->opcode != JG_OP_ZEXT && op->opcode != JG_OP_SELECT)))
         return 0; /* the comparison is as simple as it gets */

@@ -17,6 +17,7 @@
 #include "pe/cmp_rules.h"
 #include "pe/fold.h"
 #include "pe/linear.h"
+#include "pe/rewrite.h"
 
 #include "z3_semantics.h"
 
@@ -406,6 +407,37 @@ static void baseline_lowering(void **state)
               (unsigned long long)(UINT64_C(1) << k));
 }
 
+/* Floor division by a positive power of two is a shift (pe/rewrite.c,
+ * floor_shift): for every c jg_floor_shift_rule accepts, at every width,
+ * the interpreter's rounding of x sdiv c (less one where x is negative,
+ * tested as (x ^ c) < 0 or x < 0, and x srem c != 0) is x ashr k. */
+static void floor_division_shift(void **state)
+{
+    (void)state;
+    for (uint32_t t = 1; t < NTYPES; t++) {
+        JgType type = int_types[t];
+        unsigned w = jg_type_bits(type);
+        assert_int_equal(jg_floor_shift_rule(type, 0), 0);
+        assert_int_equal(jg_floor_shift_rule(type, 1), 0);
+        assert_int_equal(jg_floor_shift_rule(type, 3), 0);
+        assert_int_equal(jg_floor_shift_rule(type, UINT64_C(1) << (w - 1)), 0); /* negative */
+        Z3_ast x = bv_var(z, "x", w), zero = bv(z, w, 0);
+        for (unsigned k = 1; k + 2 <= w; k++) {
+            uint64_t c = UINT64_C(1) << k;
+            assert_int_equal(jg_floor_shift_rule(type, c), k);
+            Z3_ast cz = bv(z, w, c);
+            Z3_ast rem = Z3_mk_not(z, Z3_mk_eq(z, Z3_mk_bvsrem(z, x, cz), zero));
+            Z3_ast signs[2] = {Z3_mk_bvslt(z, Z3_mk_bvxor(z, x, cz), zero), Z3_mk_bvslt(z, x, zero)};
+            for (int s = 0; s < 2; s++) {
+                Z3_ast less = Z3_mk_ite(z, and2(signs[s], rem), bv(z, w, ~UINT64_C(0) >> (64 - w)), zero);
+                prove(Z3_mk_eq(z, Z3_mk_bvadd(z, Z3_mk_bvsdiv(z, x, cz), less),
+                               Z3_mk_bvashr(z, x, bv(z, w, k))),
+                      "floor(x / 2^%u) = x ashr %u at i%u (%s)", k, k, w, s ? "x < 0" : "(x ^ c) < 0");
+            }
+        }
+    }
+}
+
 /* ---- the recurrence unrolling (pe/unroll.c, pe/linear.c) ---- */
 
 static void unroll_product(void **state)
@@ -534,7 +566,8 @@ int main(void)
         cmocka_unit_test(fold_binary_and_icmp), cmocka_unit_test(fold_select_and_conversions),
         cmocka_unit_test(predicate_tables),     cmocka_unit_test(widened_bool),
         cmocka_unit_test(select_and_widening),  cmocka_unit_test(baseline_folded_compare),
-        cmocka_unit_test(baseline_lowering),    cmocka_unit_test(unroll_product),
+        cmocka_unit_test(baseline_lowering),    cmocka_unit_test(floor_division_shift),
+        cmocka_unit_test(unroll_product),
         cmocka_unit_test(linear_split),         cmocka_unit_test(coefficient_forms),
         cmocka_unit_test(pointer_offsets),      cmocka_unit_test(summary),
     };
