@@ -1162,16 +1162,13 @@ static void test_lazy_fig10(void **state)
 /* A case whose secondary holds a loop: sum of i for i < n, with a
  * pre-header and a header the case enters by its own code (not an entry
  * block). */
-static uint32_t loop_case(Emu *e, JgFlexswitch *fs, uint64_t value)
+/* The loop sum of i for i < n after block `from`, which passes n (its
+ * parameter 0): its header. */
+static uint32_t sum_loop_after(JgGraph *g, uint32_t from)
 {
-    (void)value;
-    JgGraph *g = e->g;
-    uint32_t nb = case_block(g, fs);
-    uint32_t pre = jg_block_new(g, 1, (JgType[]){JG_I64});
     uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
     uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
-    go(g, nb, pre, 1, (JgVal[]){P(g, nb, 0)});
-    go(g, pre, head, 3, (JgVal[]){P(g, pre, 0), k64(g, 0), k64(g, 0)});
+    go(g, from, head, 3, (JgVal[]){P(g, from, 0), k64(g, 0), k64(g, 0)});
     JgVal n = P(g, head, 0), i = P(g, head, 1), acc = P(g, head, 2);
     jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_ULT, i, n), jg_link(g, body, 0, NULL),
                   jg_link(g, done, 0, NULL));
@@ -1179,7 +1176,17 @@ static uint32_t loop_case(Emu *e, JgFlexswitch *fs, uint64_t value)
     JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
     go(g, body, head, 3, (JgVal[]){n, i2, acc2});
     jg_set_return(g, done, acc);
-    e->join = head;
+    return head;
+}
+
+static uint32_t loop_case(Emu *e, JgFlexswitch *fs, uint64_t value)
+{
+    (void)value;
+    JgGraph *g = e->g;
+    uint32_t nb = case_block(g, fs);
+    uint32_t pre = jg_block_new(g, 1, (JgType[]){JG_I64});
+    go(g, nb, pre, 1, (JgVal[]){P(g, nb, 0)});
+    e->join = sum_loop_after(g, pre);
     return nb;
 }
 
@@ -1277,16 +1284,7 @@ static void test_set_lazy_threshold(void **state)
 static JgGraph *plain_loop(const char *name, uint32_t *head_out)
 {
     JgGraph *g = residual(name, JG_I64, 1, (JgType[]){JG_I64});
-    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_I64, JG_I64, JG_I64});
-    uint32_t body = jg_block_new(g, 0, NULL), done = jg_block_new(g, 0, NULL);
-    go(g, 0, head, 3, (JgVal[]){P(g, 0, 0), k64(g, 0), k64(g, 0)});
-    JgVal n = P(g, head, 0), i = P(g, head, 1), acc = P(g, head, 2);
-    jg_set_branch(g, head, cmp(g, head, JG_OP_ICMP, JG_ULT, i, n), jg_link(g, body, 0, NULL),
-                  jg_link(g, done, 0, NULL));
-    JgVal acc2 = op2(g, body, JG_OP_ADD, JG_I64, acc, i);
-    JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
-    go(g, body, head, 3, (JgVal[]){n, i2, acc2});
-    jg_set_return(g, done, acc);
+    uint32_t head = sum_loop_after(g, 0);
     g->blocks.items[head].flags |= JG_BLOCK_ENTRY;
     *head_out = head;
     return g;
