@@ -1919,9 +1919,9 @@ static bool holds_flexswitch(const Codegen *c, uint32_t start, uint32_t end)
 }
 
 /* Each loop header's loops (BlGraph.loops): what the tier-up weighs LLVM's
- * gain by (driver/tier_policy.h). Nothing is counted in the code: an
- * increment of one word in memory on every case taken made a polymorphic
- * send loop 8 % slower. */
+ * gain by (driver/tier_policy.h), known from the code. Nothing is counted
+ * in it: one word incremented in memory on every case taken is a chain of
+ * store-to-load forwards through the loop (docs/baseline.md, "Tiers"). */
 static void note_loops(Codegen *c)
 {
     for (uint32_t i = 0; i < c->nexits; i++) {
