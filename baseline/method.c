@@ -474,12 +474,10 @@ static void lower_shift_const(Codegen *c, const JgOp *op)
     store_result(c, op->result, d);
 }
 
-/* log2 of a constant divisor that is a power of two from 2 to 2^30 (its
- * sign-extended value), else 0. */
-static unsigned power_of_two_divisor(const Codegen *c, JgVal v, JgType t)
+/* log2 of a divisor d that is a power of two from 2 to 2^30, else 0. */
+static unsigned power_of_two_divisor(int64_t d)
 {
-    int64_t d;
-    if (!signed_constant(c, v, t, &d) || d < 2 || d > (INT64_C(1) << 30) || (d & (d - 1)))
+    if (d < 2 || d > (INT64_C(1) << 30) || (d & (d - 1)))
         return 0;
     unsigned k = 0;
     while ((INT64_C(1) << k) != d)
@@ -530,9 +528,10 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
 {
     bool rem = op->opcode == JG_OP_SREM;
     JgType t = (JgType)op->type;
-    unsigned k = power_of_two_divisor(c, op->args[1], t);
+    int64_t divisor; /* a constant's value, sign-extended */
+    bool constant = signed_constant(c, op->args[1], t, &divisor);
+    unsigned k = constant ? power_of_two_divisor(divisor) : 0;
     X64Reg result = rem ? X64_RDX : X64_RAX, remainder = X64_RDX;
-    int64_t divisor;
     BlMagic magic;
     load_value(c, X64_RAX, op->args[0]);
     sign_extend(c, X64_RAX, t);
@@ -556,16 +555,15 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
             x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
             result = X64_RDX;
         }
-    } else if (signed_constant(c, op->args[1], t, &divisor) && bl_divide_magic(divisor, &magic)) {
+    } else if (constant && bl_divide_magic(divisor, &magic)) {
         divide_by_magic(c, &magic, divisor, rem || rem_too);
         result = rem ? X64_RCX : X64_RDX;
         remainder = X64_RCX;
     } else {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
-        int64_t known;
-        if (signed_constant(c, op->args[1], t, &known) && known != 0 && known != -1) {
-            /* a constant divisor idiv takes as it is */
+        if (constant && divisor != 0 && divisor != -1) {
+            /* 1: a constant divisor idiv takes as it is */
             x64_cqo(&c->buf);
             x64_idiv(&c->buf, X64_RCX);
         } else {
@@ -1904,26 +1902,32 @@ static uint32_t loop_code(const X64Buf *b, uint32_t site, uint32_t *start)
     return target <= site ? end : 0;
 }
 
-/* Whether the code [start, end) holds the block of a flexswitch. */
-static bool holds_flexswitch(const Codegen *c, uint32_t start, uint32_t end)
+/* The code offsets of the method's flexswitch blocks, in `at` (room for
+ * the method's blocks); their count. */
+static uint32_t flexswitch_offsets(const Codegen *c, uint32_t *at)
 {
+    uint32_t n = 0;
     for (uint32_t b = c->lo; b < c->hi; b++) {
         uint32_t label = c->labels[b - c->lo];
-        if (c->g->blocks.items[b].term.kind != JG_TERM_FLEXSWITCH || !x64_placed(&c->buf, label))
-            continue;
-        uint32_t at = c->buf.labels[label];
-        if (at >= start && at < end)
-            return true;
+        if (c->g->blocks.items[b].term.kind == JG_TERM_FLEXSWITCH && x64_placed(&c->buf, label))
+            at[n++] = c->buf.labels[label];
     }
-    return false;
+    return n;
 }
 
 /* Each loop header's loops (BlGraph.loops): what the tier-up weighs LLVM's
  * gain by (driver/tier_policy.h), known from the code. Nothing is counted
  * in it: one word incremented in memory on every case taken is a chain of
- * store-to-load forwards through the loop (docs/baseline.md, "Tiers"). */
-static void note_loops(Codegen *c)
+ * store-to-load forwards through the loop (docs/baseline.md, "Tiers").
+ * False when out of memory. */
+static bool note_loops(Codegen *c)
 {
+    if (!c->nexits)
+        return true;
+    uint32_t *cases = malloc(sizeof *cases * (c->hi - c->lo));
+    if (!cases)
+        return bl_cg_fail(c, "out of memory");
+    uint32_t ncases = flexswitch_offsets(c, cases);
     for (uint32_t i = 0; i < c->nexits; i++) {
         JgBaselineLoop *loop = &c->bg->loops[c->exits[i].target];
         uint32_t start = 0, end = loop_code(&c->buf, c->buf.labels[c->exits[i].site], &start);
@@ -1931,16 +1935,17 @@ static void note_loops(Codegen *c)
             continue;
         if (end - start > loop->bytes)
             loop->bytes = end - start;
-        if (!loop->takes_cases)
-            loop->takes_cases = holds_flexswitch(c, start, end);
+        for (uint32_t k = 0; k < ncases && !loop->takes_cases; k++)
+            loop->takes_cases = cases[k] >= start && cases[k] < end;
     }
+    free(cases);
+    return true;
 }
 
 /* The finished code in executable memory, its back-edges' look sites
  * registered; NULL on failure. */
 static void *install(Codegen *c)
 {
-    note_loops(c);
     uint8_t *code = bl_install(c->bg->bl, c->buf.code, c->buf.len);
     BlSite *sites = malloc(sizeof *sites * (c->nexits ? c->nexits : 1));
     bool ok = code && sites;
@@ -2063,6 +2068,7 @@ bool bl_compile_method(BlGraph *bg, uint32_t lo, uint32_t hi, uint32_t method, c
         if (ok && !x64_resolve(&c.buf))
             ok = bl_cg_fail(&c, c.buf.oom ? "out of memory" : "a jump to an unplaced label");
     }
+    ok = ok && note_loops(&c);
     if (ok) {
         void *code = install(&c);
         if (!code) {

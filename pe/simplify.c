@@ -31,7 +31,6 @@ typedef struct Cond {
     JgVal a, b, origin;
 } Cond;
 
-
 static bool const_bits(const JgGraph *g, JgVal v, uint64_t *bits)
 {
     if (!v || !jg_is_const(g, v))
