@@ -107,6 +107,10 @@ struct JgLlvm {
 
 /* ---- session.c ---- */
 
+/* The largest module (instructions after optimization) that loop strength
+ * reduction runs on (session.c, reduce_strength). */
+#define LG_LSR_MAX_INSTRUCTIONS 160
+
 double lg_now_ms(void);
 /* An empty module for the host's triple and data layout. */
 LLVMModuleRef lg_new_module(JgLlvm *llvm, const char *name);

@@ -99,6 +99,7 @@ typedef struct JgLlvmStats {
     uint64_t flexswitch_cases;  /* cases compiled */
     uint64_t code_bytes;        /* machine code emitted */
     uint64_t llvm_instructions; /* before optimization */
+    uint64_t lsr_skipped;       /* modules too large for loop strength reduction */
     double ir_ms;               /* building IR */
     double opt_ms;              /* LLVM optimization */
     double codegen_ms;          /* LLVM code generation (ORC) */
@@ -170,7 +171,7 @@ uint32_t jg_llvm_flex_dispatch(JgLlvm *llvm, JgFlexswitch *fs, uint64_t value);
 
 /* Bumped whenever this table or a structure it passes changes shape: a
  * library built from another tree is refused. */
-#define JG_BACKEND_ABI 6u
+#define JG_BACKEND_ABI 7u
 
 typedef struct JgBackend {
     uint32_t abi;  /* JG_BACKEND_ABI of the library's build */

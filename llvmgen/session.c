@@ -31,23 +31,28 @@ static pthread_once_t native_once = PTHREAD_ONCE_INIT;
 static pthread_once_t aarch64_once = PTHREAD_ONCE_INIT;
 static bool native_ok;
 
-/* LLVM's runtime unroller expands a loop's trip count only under a cost
- * budget (SCEV's "cheap expansion", 4 by default). A residual loop entered
- * from the dispatcher at its header has no guard on its count before it, so
- * its trip count has the form n - 1 - smin(0, n - 1), which costs 6: LLVM
- * would not unroll fibonacci's four-instruction loop that clang unrolls by
- * 8 in C, where `n > 0` guards the loop (bench/ANALYSIS.md). The budget is
- * process-wide; it is raised once, before the first compilation. */
-static void set_unroll_budget(void)
+/* Process-wide LLVM options, set once before the first compilation:
+ *
+ * - LLVM's runtime unroller expands a loop's trip count only under a cost
+ *   budget (SCEV's "cheap expansion", 4 by default). A residual loop entered
+ *   from the dispatcher at its header has no guard on its count before it,
+ *   so its trip count has the form n - 1 - smin(0, n - 1), which costs 6:
+ *   LLVM would not unroll fibonacci's four-instruction loop that clang
+ *   unrolls by 8 in C, where `n > 0` guards the loop (bench/ANALYSIS.md).
+ * - Code generation's loop strength reduction is off: its work grows
+ *   faster than exponentially with the arithmetic on the induction
+ *   variable in a loop body (seconds for a few hundred instructions), so
+ *   lg_optimize runs it itself, on modules small enough for it. */
+static void set_llvm_options(void)
 {
-    const char *argv[] = {"jitgen", "-scev-cheap-expansion-budget=6"};
-    LLVMParseCommandLineOptions(2, argv, NULL);
+    const char *argv[] = {"jitgen", "-scev-cheap-expansion-budget=6", "-disable-lsr"};
+    LLVMParseCommandLineOptions(3, argv, NULL);
 }
 
 static void init_native(void)
 {
     native_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
-    set_unroll_budget();
+    set_llvm_options();
 }
 
 /* Foreign triples exist only for --dump=asm. The build links the native
@@ -375,12 +380,42 @@ static bool verify(LLVMModuleRef mod, char *err, size_t errsize)
     return false;
 }
 
+/* The instructions of every function of `mod`. */
+static uint32_t module_instructions(LLVMModuleRef mod)
+{
+    uint32_t n = 0;
+    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
+        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
+            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
+                n++;
+    return n;
+}
+
+/* Loop strength reduction, which code generation would run (set_llvm_options
+ * turns it off there), on a module of at most LG_LSR_MAX_INSTRUCTIONS after
+ * optimization: in a tight loop it chooses the induction variables' form
+ * (and so which multiplications the backend can reassociate: factorial's
+ * unrolled loop runs one multiply chain, not two), in a long loop body its
+ * cost explodes for little gain (docs/backend.md, "Loop strength
+ * reduction"). */
+static LLVMErrorRef reduce_strength(JgLlvm *llvm, LLVMModuleRef mod)
+{
+    if (module_instructions(mod) > LG_LSR_MAX_INSTRUCTIONS) {
+        llvm->stats.lsr_skipped++;
+        return NULL;
+    }
+    return LLVMRunPasses(mod, "function(loop(canon-freeze,loop-reduce))", llvm->tm,
+                         llvm->pass_options);
+}
+
 bool lg_optimize(JgLlvm *llvm, LLVMModuleRef mod, bool loops, char *err, size_t errsize)
 {
     if (!llvm->passes || (llvm->options.adaptive && !loops))
         return true;
     double t0 = lg_now_ms();
     LLVMErrorRef e = LLVMRunPasses(mod, llvm->passes, llvm->tm, llvm->pass_options);
+    if (!e)
+        e = reduce_strength(llvm, mod);
     llvm->stats.opt_ms += lg_now_ms() - t0;
     if (e) {
         take_error(e, "LLVM optimization", err, errsize);

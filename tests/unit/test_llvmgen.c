@@ -1625,7 +1625,7 @@ static void test_forwarding_blocks(void **state)
 /* fib(n) as a do-while loop whose header, a merge point, is entered with n
  * unguarded: head(i, a, b): i - 1 > 0 ? head(i - 1, b, a + b) : b. Its trip
  * count, n - 1 - smin(0, n - 1), is what LLVM's runtime unroller declines
- * to compute under its default budget (session.c, set_unroll_budget). */
+ * to compute under its default budget (session.c, set_llvm_options). */
 static JgGraph *countdown_fib_graph(void)
 {
     JgGraph *g = residual("fib", JG_I64, 1, (JgType[]){JG_I64});
@@ -1673,6 +1673,69 @@ static void test_unguarded_loop_unrolled(void **state)
     assert_true(adds >= 1);
 #endif
     free(text);
+}
+
+/* A loop whose body is `steps` steps of modular arithmetic on four
+ * variables and the loop counter i, each `v = (v + w * k + i * k') mod M`
+ * written x - floor(x / M) * M: every value is a linear combination of the
+ * counter and earlier quotients, the shape whose loop strength reduction
+ * takes seconds at a few dozen steps (session.c, reduce_strength). Returns
+ * the sum of the four variables after n trips. */
+static JgGraph *long_body_graph(int steps)
+{
+    JgGraph *g = residual("long_body", JG_I64, 1, (JgType[]){JG_I64});
+    JgType t6[6] = {JG_I64, JG_I64, JG_I64, JG_I64, JG_I64, JG_I64};
+    uint32_t head = jg_block_new(g, 6, t6);
+    uint32_t body = jg_block_new(g, 0, NULL);
+    uint32_t done = jg_block_new(g, 0, NULL);
+    go(g, 0, head, 6, (JgVal[]){k64(g, 0), P(g, 0, 0), k64(g, 1), k64(g, 2), k64(g, 3), k64(g, 4)});
+    JgVal i = P(g, head, 0), n = P(g, head, 1);
+    JgVal v[4] = {P(g, head, 2), P(g, head, 3), P(g, head, 4), P(g, head, 5)};
+    JgVal more = cmp(g, head, JG_OP_ICMP, JG_SLT, i, n);
+    jg_set_branch(g, head, more, jg_link(g, body, 0, NULL), jg_link(g, done, 0, NULL));
+    JgVal m = k64(g, 1000003);
+    for (int k = 0; k < steps; k++) {
+        int t = k % 4, w = (k * 7 + 1) % 4 == t ? (t + 1) % 4 : (k * 7 + 1) % 4;
+        JgVal x = op2(g, body, JG_OP_MUL, JG_I64, v[w], k64(g, 2 + (uint64_t)k * 5 % 90));
+        x = op2(g, body, JG_OP_ADD, JG_I64, v[t], x);
+        JgVal ik = op2(g, body, JG_OP_MUL, JG_I64, i, k64(g, 3 + (uint64_t)k * 11 % 80));
+        x = op2(g, body, JG_OP_ADD, JG_I64, x, ik);
+        /* floor division: the quotient less one where the remainder is
+         * not 0 and x is negative */
+        JgVal r = op2(g, body, JG_OP_SREM, JG_I64, x, m);
+        JgVal down = op2(g, body, JG_OP_AND, JG_I1,
+                         cmp(g, body, JG_OP_ICMP, JG_NE, r, k64(g, 0)),
+                         cmp(g, body, JG_OP_ICMP, JG_SLT, x, k64(g, 0)));
+        JgVal q = op2(g, body, JG_OP_ADD, JG_I64, op2(g, body, JG_OP_SDIV, JG_I64, x, m),
+                      op1(g, body, JG_OP_SEXT, JG_I64, down));
+        v[t] = op2(g, body, JG_OP_SUB, JG_I64, x, op2(g, body, JG_OP_MUL, JG_I64, q, m));
+    }
+    JgVal i2 = op2(g, body, JG_OP_ADD, JG_I64, i, k64(g, 1));
+    go(g, body, head, 6, (JgVal[]){i2, n, v[0], v[1], v[2], v[3]});
+    JgVal sum = op2(g, done, JG_OP_ADD, JG_I64, P(g, head, 2), P(g, head, 3));
+    sum = op2(g, done, JG_OP_ADD, JG_I64, sum, P(g, head, 4));
+    jg_set_return(g, done, op2(g, done, JG_OP_ADD, JG_I64, sum, P(g, head, 5)));
+    return g;
+}
+
+/* Loop strength reduction runs on small methods only: a tight loop keeps
+ * it, a long body (which would spend seconds there, and in code generation
+ * where it is off) goes without, and both compute the evaluator's
+ * results. */
+static void test_strength_reduction_small_methods_only(void **state)
+{
+    (void)state;
+    JgLlvm *l = jit(2);
+    JgGraph *small = sum_graph();
+    compile(l, small);
+    assert_int_equal(jg_llvm_call(l, small, (uint64_t[]){100}), 5050);
+    assert_int_equal(jg_llvm_stats(l)->lsr_skipped, 0);
+    JgGraph *big = long_body_graph(48);
+    compile(l, big);
+    assert_int_equal(jg_llvm_stats(l)->lsr_skipped, 1);
+    for (uint64_t n = 0; n < 50; n += 7)
+        assert_int_equal(jg_llvm_call(l, big, &n), eval(big, &n));
+    jg_llvm_free(l);
 }
 
 /* ---- dumps ----------------------------------------------------------------- */
@@ -1808,6 +1871,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_alloca_areas_grow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_forwarding_blocks, setup, teardown),
         cmocka_unit_test_setup_teardown(test_unguarded_loop_unrolled, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_strength_reduction_small_methods_only, setup,
+                                        teardown),
         cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
