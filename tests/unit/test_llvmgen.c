@@ -1703,8 +1703,7 @@ static JgGraph *long_body_graph(int steps)
         /* floor division: the quotient less one where the remainder is
          * not 0 and x is negative */
         JgVal r = op2(g, body, JG_OP_SREM, JG_I64, x, m);
-        JgVal down = op2(g, body, JG_OP_AND, JG_I1,
-                         cmp(g, body, JG_OP_ICMP, JG_NE, r, k64(g, 0)),
+        JgVal down = op2(g, body, JG_OP_AND, JG_I1, cmp(g, body, JG_OP_ICMP, JG_NE, r, k64(g, 0)),
                          cmp(g, body, JG_OP_ICMP, JG_SLT, x, k64(g, 0)));
         JgVal q = op2(g, body, JG_OP_ADD, JG_I64, op2(g, body, JG_OP_SDIV, JG_I64, x, m),
                       op1(g, body, JG_OP_SEXT, JG_I64, down));
