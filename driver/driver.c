@@ -76,6 +76,18 @@ static double now_ms(void)
     return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
 }
 
+/* The clock of the tier-up's rules: the process's CPU time, so that what
+ * decides is the work baseline code did, not how long the machine let it
+ * run (a thread waiting for a core, on a loaded machine, would otherwise
+ * count as a hot loop). Not the thread's: the runs of one process (`tlc
+ * bench`) each have a thread of their own. */
+static double run_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
 static FILE *dump_out(const JgDriver *d)
 {
     return d->options.dump_out ? d->options.dump_out : stderr;
@@ -296,8 +308,8 @@ static uint64_t graph_ops(const JgGraph *g)
 }
 
 /* The jit engine's tier-up (baseline.h, JgTierUpFn), asked at the
- * baseline tier's looks. Once baseline code has run `tier_up_ms` since the
- * first hand-over, LLVM starts on another thread and compiles the graph
+ * baseline tier's looks. Once baseline code has run `tier_up_ms` (run_ms)
+ * since the first hand-over, LLVM starts on another thread and compiles the graph
  * there; when it is done (looked at every TIER_POLL_MS), the activation
  * goes on in LLVM's code from the loop header where the baseline code
  * stopped (from the entry, for a call), and so do later calls of the
@@ -310,7 +322,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
 {
     JgDriver *d = ctx;
     char err[512];
-    double now = now_ms();
+    double now = run_ms();
     *next_look_ms = d->tier_now ? -1 : (double)d->tier_up_ms;
     JgResidual *r = residual_of(d, g);
     if (!r || (d->tier_now_loops && block == 0))
@@ -668,7 +680,7 @@ static uint64_t run_residual(JgDriver *d, JgResidual *r, const uint64_t *args)
         return jg_eval(&d->ev, r->graph, red);
     if (d->baseline && (!r->backend || r->backend == d->baseline)) {
         if (!d->tier_t0) {
-            d->tier_t0 = now_ms();
+            d->tier_t0 = run_ms();
             d->tier_compile0_ms = compile_ms(d);
         }
         if (!r->backend) {
