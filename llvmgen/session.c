@@ -300,6 +300,7 @@ const JgLlvmStats *jg_llvm_stats(const JgLlvm *llvm)
 
 /* ---- the per-module pipeline ---- */
 
+/* The instructions of every function of `mod`. */
 static uint64_t count_instructions(LLVMModuleRef mod)
 {
     uint64_t n = 0;
@@ -380,17 +381,6 @@ static bool verify(LLVMModuleRef mod, char *err, size_t errsize)
     return false;
 }
 
-/* The instructions of every function of `mod`. */
-static uint32_t module_instructions(LLVMModuleRef mod)
-{
-    uint32_t n = 0;
-    for (LLVMValueRef f = LLVMGetFirstFunction(mod); f; f = LLVMGetNextFunction(f))
-        for (LLVMBasicBlockRef b = LLVMGetFirstBasicBlock(f); b; b = LLVMGetNextBasicBlock(b))
-            for (LLVMValueRef i = LLVMGetFirstInstruction(b); i; i = LLVMGetNextInstruction(i))
-                n++;
-    return n;
-}
-
 /* Loop strength reduction, which code generation would run (set_llvm_options
  * turns it off there), on a module of at most LG_LSR_MAX_INSTRUCTIONS after
  * optimization: in a tight loop it chooses the induction variables' form
@@ -400,7 +390,7 @@ static uint32_t module_instructions(LLVMModuleRef mod)
  * reduction"). */
 static LLVMErrorRef reduce_strength(JgLlvm *llvm, LLVMModuleRef mod)
 {
-    if (module_instructions(mod) > LG_LSR_MAX_INSTRUCTIONS) {
+    if (count_instructions(mod) > LG_LSR_MAX_INSTRUCTIONS) {
         llvm->stats.lsr_skipped++;
         return NULL;
     }

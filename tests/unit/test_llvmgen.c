@@ -1677,10 +1677,10 @@ static void test_unguarded_loop_unrolled(void **state)
 
 /* A loop whose body is `steps` steps of modular arithmetic on four
  * variables and the loop counter i, each `v = (v + w * k + i * k') mod M`
- * written x - floor(x / M) * M: every value is a linear combination of the
- * counter and earlier quotients, the shape whose loop strength reduction
- * takes seconds at a few dozen steps (session.c, reduce_strength). Returns
- * the sum of the four variables after n trips. */
+ * written x - floor(x / M) * M, the shape of the general suite's big_body
+ * (whose loop strength reduction took seconds at a few dozen steps;
+ * session.c, reduce_strength). Returns the sum of the four variables after
+ * n trips. */
 static JgGraph *long_body_graph(int steps)
 {
     JgGraph *g = residual("long_body", JG_I64, 1, (JgType[]){JG_I64});
@@ -1718,8 +1718,7 @@ static JgGraph *long_body_graph(int steps)
 }
 
 /* Loop strength reduction runs on small methods only: a tight loop keeps
- * it, a long body (which would spend seconds there, and in code generation
- * where it is off) goes without, and both compute the evaluator's
+ * it, a long body goes without, and both compute the evaluator's
  * results. */
 static void test_strength_reduction_small_methods_only(void **state)
 {
