@@ -563,7 +563,7 @@ static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
         if (constant && divisor != 0 && divisor != -1) {
-            /* 1: a constant divisor idiv takes as it is */
+            /* a constant divisor other than 0 and -1: idiv as it is */
             x64_cqo(&c->buf);
             x64_idiv(&c->buf, X64_RCX);
         } else {

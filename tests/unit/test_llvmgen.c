@@ -1159,9 +1159,6 @@ static void test_lazy_fig10(void **state)
     }
 }
 
-/* A case whose secondary holds a loop: sum of i for i < n, with a
- * pre-header and a header the case enters by its own code (not an entry
- * block). */
 /* The loop sum of i for i < n after block `from`, which passes n (its
  * parameter 0): its header. */
 static uint32_t sum_loop_after(JgGraph *g, uint32_t from)
@@ -1179,6 +1176,9 @@ static uint32_t sum_loop_after(JgGraph *g, uint32_t from)
     return head;
 }
 
+/* A case whose secondary holds a loop: sum of i for i < n, with a
+ * pre-header and a header the case enters by its own code (not an entry
+ * block). */
 static uint32_t loop_case(Emu *e, JgFlexswitch *fs, uint64_t value)
 {
     (void)value;
