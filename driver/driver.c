@@ -600,6 +600,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         /* ablation (bench/ANALYSIS.md): recurrence loops left as they are */
         const char *no_unroll = getenv("JITGEN_NO_UNROLL");
         pe_options.no_unroll = no_unroll && *no_unroll && *no_unroll != '0';
+        /* ablation (bench/ANALYSIS.md): a hand-over assumes none of its integers */
+        const char *no_guesses = getenv("JITGEN_NO_GUESSES");
+        pe_options.no_host_guesses = no_guesses && *no_guesses && *no_guesses != '0';
         /* tests: a small budget makes compilations end in exits */
         const char *budget = getenv("JITGEN_PE_BUDGET");
         if (budget && *budget)
@@ -770,6 +773,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.specializations: %llu\n", (unsigned long long)s->specializations);
     fprintf(out, "pe.promotions: %llu\n", (unsigned long long)s->promotions);
     fprintf(out, "pe.flexswitch_cases: %llu\n", (unsigned long long)s->flexswitch_cases);
+    fprintf(out, "pe.host_guesses: %llu\n", (unsigned long long)s->host_guesses);
     fprintf(out, "pe.residual_blocks: %llu\n", (unsigned long long)s->residual_blocks);
     fprintf(out, "pe.residual_ops: %llu\n", (unsigned long long)s->residual_ops);
     fprintf(out, "pe.virtuals: %llu\n", (unsigned long long)s->virtuals);

@@ -15,8 +15,10 @@ JgVal emit_op(JgPe *pe, uint32_t block, JgOpcode opcode, JgType type, uint32_t n
     pe->stats.residual_ops++;
     /* memory may change: the host array's objects are no longer known */
     if (opcode == JG_OP_STORE || opcode == JG_OP_MEMCPY || opcode == JG_OP_MEMSET ||
-        opcode == JG_OP_CALL)
+        opcode == JG_OP_CALL) {
         pe->host_array_shapes = NULL;
+        pe->host_guess = NULL;
+    }
     return jg_emit(pe->rg, block, opcode, type, nargs, args);
 }
 

@@ -245,6 +245,42 @@ static bool compile_from(JgPe *pe, uint32_t first, State *s)
     return !pe->failed;
 }
 
+static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value);
+
+/* A host's call that brings integers in its host array (pe/guess.c):
+ * specialized without assumptions first; if that graph never changes some
+ * of those integers, it is dropped, and block 0 tests them instead, the
+ * case in which they hold specialized now, on them, the other one if a
+ * later call needs it. */
+static bool compile_guessing(JgPe *pe, State *s, const uint64_t *args)
+{
+    State *start = state_copy(pe, s);
+    const JgArgShapes *shapes = pe->host_array_shapes;
+    JgPeStats stats = pe->stats;
+    uint32_t kept_ops = pe->rg->blocks.items[0].ops.count;
+    bool ok = compile_from(pe, 0, s);
+    pe->host_array_shapes = shapes; /* for guess_make: the specialization forgot them */
+    const HostGuess *guess = ok ? guess_make(pe, args) : NULL;
+    pe->probing = false;
+    if (!guess)
+        return ok;
+    JgGraph *rg = pe->rg;
+    rg->blocks.count = 1;
+    rg->blocks.items[0].ops.count = kept_ops;
+    rg->blocks.items[0].term = (JgTerm){.kind = JG_TERM_NONE};
+    merge_forget_from(pe, 1);
+    pe->stats = stats;
+    JgVal holds = guess_holds(pe, 0, start->host_array, guess);
+    JgFlexswitch *fs;
+    PeFlexData *data = pe_flexswitch(pe, start, 0, holds, &fs);
+    if (!data) /* too many live values: without assumptions after all */
+        return compile_from(pe, 0, start);
+    data->guess = guess;
+    data->host_shapes = shapes;
+    pe->stats.host_guesses += guess->n;
+    return resume_case(data, fs, 1) != UINT32_MAX;
+}
+
 JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *shapes, char *err,
                              size_t errsize)
 {
@@ -280,8 +316,9 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *
         if (pe->options.host_array && i == pe->options.host_array_param)
             value_args_host_array(pe, s, shapes, param);
     }
-    bool ok = compile_from(pe, 0, s);
+    bool ok = guess_probe_start(pe) ? compile_guessing(pe, s, args) : compile_from(pe, 0, s);
     pe->host_array_shapes = NULL;
+    pe->host_guess = NULL;
     pe->stats.ms += now_ms() - t0;
     if (!ok) {
         snprintf(err, errsize, "%s", pe->error);
@@ -290,11 +327,11 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *
     return r;
 }
 
-uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
+/* A flexswitch's case for `value`, specialized now: a promote op's
+ * result, a portal call's result shape, or a host call's guard. */
+static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
 {
-    PeFlexData *data = compiler;
     JgPe *pe = data->pe;
-    double t0 = now_ms();
     pe->current = data->residual;
     pe->rg = data->residual->graph;
     pe->failed = false;
@@ -312,24 +349,43 @@ uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
         JgVal param = jg_block_add_param(rg, nb, jg_value_type(rg, live));
         from[n] = live;
         /* the promoted variable itself is now known */
-        if (data->promoted.offset == 0 && live == data->promoted.var)
+        if (!data->guess && data->promoted.offset == 0 && live == data->promoted.var)
             to[n++] = av_const(jg_value_type(rg, live), value);
         else
             to[n++] = av_var(jg_value_type(rg, live), param);
     }
     state_rename(pe, s, n, from, to);
     Frame *f = &s->frames[s->depth - 1];
-    const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
-    if (data->call_result)
-        av_set(f, op->result, value_results_receive(pe, value, av_get(f, op->result).var, nb));
-    else
-        av_set(f, op->result, av_const((JgType)op->type, value));
-    f->op++;
+    if (data->guess) {
+        /* the portal's entry again, the host array now a parameter of nb */
+        for (uint32_t i = 0; i < n; i++)
+            if (from[i] == s->host_array)
+                s->host_array = to[i].var;
+        pe->host_array_shapes = data->host_shapes;
+        pe->host_guess = value ? data->guess : NULL;
+    } else {
+        const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
+        if (data->call_result)
+            av_set(f, op->result, value_results_receive(pe, value, av_get(f, op->result).var, nb));
+        else
+            av_set(f, op->result, av_const((JgType)op->type, value));
+        f->op++;
+    }
     bool ok = compile_from(pe, nb, s);
-    pe->stats.ms += now_ms() - t0;
+    pe->host_array_shapes = NULL;
+    pe->host_guess = NULL;
     if (!ok)
         return UINT32_MAX;
     jg_flexswitch_add_case(fs, value, nb);
     pe->stats.flexswitch_cases++;
+    return nb;
+}
+
+uint32_t jg_pe_resume(void *compiler, JgFlexswitch *fs, uint64_t value)
+{
+    double t0 = now_ms();
+    PeFlexData *data = compiler;
+    uint32_t nb = resume_case(data, fs, value);
+    data->pe->stats.ms += now_ms() - t0;
     return nb;
 }

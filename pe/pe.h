@@ -27,6 +27,8 @@ typedef struct JgPeOptions {
     unsigned max_specializations; /* residual blocks per merge-point key (0: default 6) */
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
     bool no_value_args;           /* ablation: portal calls pass every argument as it is */
+    bool no_host_guesses;         /* ablation: a host's call assumes none of the host
+                                     array's integers (pe/value_args.c, "guesses") */
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
     bool verify;                  /* check the graph after every compilation (pe.c) */
@@ -42,7 +44,8 @@ typedef struct JgPeOptions {
 } JgPeOptions;
 
 typedef struct JgPeStats {
-    uint64_t promotions;       /* flexswitches emitted */
+    uint64_t promotions;       /* flexswitches emitted (not counting host_guesses' guards) */
+    uint64_t host_guesses;     /* host array integers assumed behind a guard */
     uint64_t flexswitch_cases; /* cases compiled (each a resumption) */
     uint64_t residual_blocks;
     uint64_t residual_ops;

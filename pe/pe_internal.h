@@ -147,7 +147,15 @@ typedef struct PeFlexData {
     State *state; /* positioned at the promote op */
     Av promoted;  /* the promoted value as it was (a variable) */
     bool call_result; /* a portal call's result shape (pe/value_args.c), not a promote op */
+    /* a host call's guard (pe/guess.c), not a promote op: the
+     * state is the portal's entry; case 1 assumes `guess` */
+    const struct HostGuess *guess;
+    const JgArgShapes *host_shapes;
 } PeFlexData;
+
+/* Ends `block` in a flexswitch on `value` whose misses resume from `s` as
+ * it is (a copy); the caller says how in the data returned (NULL: failed). */
+PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFlexswitch **out);
 
 /* Work still to do: specialize from `state` into residual block `block`. */
 typedef struct Work {
@@ -180,6 +188,16 @@ struct JgPe {
      * objects, until code with an effect on memory is emitted
      * (value_args_host_load) */
     const JgArgShapes *host_array_shapes;
+    /* with them, the integers those objects are assumed to hold (NULL: none) */
+    const struct HostGuess *host_guess;
+    /* while a host's call is specialized without assumptions first
+     * (pe/guess.c): the residual values its loads of the array's words gave */
+    bool probing;
+    uint32_t nprobes;
+    struct GuessProbe {
+        uint32_t slot;
+        JgVal word;
+    } probes[64];
     uint64_t budget_left; /* interpreter operations this compilation may still process */
     char error[512];
     bool failed;
@@ -281,10 +299,42 @@ Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal par
 void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param);
 /* A load from the host array (JgPeOptions.host_array) at element `offset`
  * / 8 that the host's call found an object of a value shape at: a copy of
- * it, rebuilt from its word, which is loaded (into `block`); false for any
- * other load. */
+ * it, rebuilt from its word, which is loaded (into `block`) unless the
+ * specialization assumes it (host_guess; else the load is noted for
+ * guess_probe); false for any other load. */
 bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, int64_t offset,
                           JgType type, Av *out);
+
+/* Whether element j of the host array is, under `shapes`, an object whose
+ * unknown word is an integer at `offset`. */
+bool value_args_host_word(const JgArgShapes *shapes, uint32_t j, int64_t *offset);
+
+/* ---- pe/guess.c ---- */
+
+/* The most integers of the host array one specialization assumes. */
+#define PE_HOST_GUESS_MAX 32
+/* Integer words of the host array's objects a specialization for a host's
+ * call assumes (guess_make): element slot[k]'s word is word[k]. */
+typedef struct HostGuess {
+    uint32_t n;
+    uint32_t slot[PE_HOST_GUESS_MAX];
+    uint64_t word[PE_HOST_GUESS_MAX];
+    int64_t word_offset[PE_HOST_GUESS_MAX];
+} HostGuess;
+/* Whether the host's call being specialized brings integers in its host
+ * array that the specialization could assume; if so, the probe starts: the
+ * loads of the array's words are noted (guess_probe) while the graph is
+ * specialized without assumptions. */
+bool guess_probe_start(JgPe *pe);
+/* The load of element `slot`'s word gave residual value `word`. */
+void guess_probe(JgPe *pe, uint32_t slot, JgVal word);
+/* The probe ends: the integers of the host's call `args` that the graph
+ * specialized without assumptions (pe->rg) never changes, with their
+ * values now, or NULL: none. */
+const HostGuess *guess_make(JgPe *pe, const uint64_t *args);
+/* Whether the host array `host` still holds `g`'s integers: an i1 emitted
+ * into `block`. */
+JgVal guess_holds(JgPe *pe, uint32_t block, JgVal host, const HostGuess *g);
 
 /* Results: a residual graph returns a value object of a value allocator as
  * its word, and leaves its shape in jg_value_result_shape (NULL: a pointer).

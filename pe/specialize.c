@@ -462,27 +462,34 @@ static Step run_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *
 /* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
  * `s` as it is (jg_pe_resume): at a promote op, or, `call_result`, at a
  * portal call whose result's shape `x` is. */
-static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result)
+PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFlexswitch **out)
 {
-    JgVal value = residualize(pe, s, block, x);
     /* the continuation needs every residual value the state refers to */
     JgVal live[4096];
     uint32_t nlive = state_live_vars(pe, s, live, 4096);
     if (nlive >= 4096) {
         pe_fail(pe, "%s: too many live values at a promotion", top(s)->g->name);
-        return STEP_END;
+        return NULL;
     }
     State *saved = state_copy(pe, s);
     JgFlexswitch *fs = jg_flexswitch_new(pe->rg, block, value, nlive, live);
     PeFlexData *data = jg_arena_alloc(pe->rg->arena, sizeof *data);
-    data->pe = pe;
-    data->residual = pe->current;
-    data->state = saved;
-    data->promoted = x;
-    data->call_result = call_result;
+    *data = (PeFlexData){.pe = pe, .residual = pe->current, .state = saved};
     fs->miss = jg_pe_resume;
     fs->compiler = data;
-    pe->stats.promotions++;
+    *out = fs;
+    return data;
+}
+
+static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result)
+{
+    JgFlexswitch *fs;
+    PeFlexData *data = pe_flexswitch(pe, s, block, residualize(pe, s, block, x), &fs);
+    if (data) {
+        data->promoted = x;
+        data->call_result = call_result;
+        pe->stats.promotions++;
+    }
     return STEP_END;
 }
 

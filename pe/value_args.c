@@ -205,6 +205,7 @@ static bool host_object_has_shape(const char *p, const ValueShape *shape)
 }
 
 static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block);
+static Av rebuild_with(JgPe *pe, const ValueShape *shape, Av word);
 
 /* The known shape of real object `p`, or NULL. */
 static const ValueShape *host_shape(const JgPe *pe, const char *p)
@@ -281,6 +282,12 @@ bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, 
         (uint64_t)offset / 8 >= shapes->narray || !shapes->array[offset / 8])
         return false;
     const ValueShape *shape = shapes->array[offset / 8];
+    const HostGuess *g = pe->host_guess;
+    for (uint32_t k = 0; g && k < g->n; k++)
+        if (g->slot[k] == (uint64_t)offset / 8) {
+            *out = rebuild_with(pe, shape, av_const((JgType)shape->word_type, g->word[k]));
+            return true;
+        }
     JgVal at = emit_pointer_plus(pe, block, base, offset);
     JgVal object = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &at);
     JgVal word = 0;
@@ -289,6 +296,18 @@ bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, 
         word = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &field);
     }
     *out = rebuild(pe, shape, word, block);
+    const Field *fd = shape->word_offset >= 0 ? virt_field(out->obj, shape->word_offset) : NULL;
+    if (fd && fd->value.kind == AV_VAR)
+        guess_probe(pe, (uint32_t)(offset / 8), fd->value.var);
+    return true;
+}
+
+bool value_args_host_word(const JgArgShapes *shapes, uint32_t j, int64_t *offset)
+{
+    const ValueShape *shape = j < shapes->narray ? shapes->array[j] : NULL;
+    if (!shape || shape->word_offset < 0 || shape->word_type != JG_I64)
+        return false;
+    *offset = shape->word_offset;
     return true;
 }
 
@@ -399,7 +418,8 @@ bool value_args_passed(const JgArgShapes *shapes, uint32_t i)
 
 /* The virtual object of `shape` whose word is the pointer-typed `param`
  * (its conversion emitted into `block`). */
-static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block)
+/* A virtual object of `shape` whose word is `word`. */
+static Av rebuild_with(JgPe *pe, const ValueShape *shape, Av word)
 {
     Virt *o = virt_new(pe, VIRT_HEAP, shape->size, shape->allocator);
     o->has_tag = shape->has_tag;
@@ -407,14 +427,18 @@ static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block
     for (uint32_t k = 0; k < shape->nconst; k++)
         virt_store(pe, o, shape->consts[k].offset, (JgType)shape->consts[k].type,
                    shape->consts[k].value);
-    if (shape->word_offset >= 0) {
-        JgVal word = shape->word_type == JG_PTR
-                         ? param
-                         : emit_op(pe, block, JG_OP_PTRTOINT, JG_I64, 1, &param);
-        virt_store(pe, o, shape->word_offset, (JgType)shape->word_type,
-                   av_var((JgType)shape->word_type, word));
-    }
+    if (shape->word_offset >= 0)
+        virt_store(pe, o, shape->word_offset, (JgType)shape->word_type, word);
     return (Av){.kind = AV_VIRT, .type = JG_PTR, .obj = o};
+}
+
+static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block)
+{
+    if (shape->word_offset < 0)
+        return rebuild_with(pe, shape, (Av){0});
+    JgVal word =
+        shape->word_type == JG_PTR ? param : emit_op(pe, block, JG_OP_PTRTOINT, JG_I64, 1, &param);
+    return rebuild_with(pe, shape, av_var((JgType)shape->word_type, word));
 }
 
 Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal param)

@@ -10,7 +10,8 @@
 # `--engine=baseline`, which compiles every frame from its start.
 # A loop handed over in the middle of nested loops (pythagoras, collatz)
 # brings its boxed operands in the saved stack, read by their shapes
-# (JgDriverOptions.host_array): no more flexswitches than from the start.
+# (JgDriverOptions.host_array): no more promotions than from the start (the
+# guard on the integers a hand-over assumes, pe.host_guesses, is not one).
 #
 # usage: hand_over_entries.sh TLC_BINARY
 set -uo pipefail

@@ -122,6 +122,7 @@ static void strongconnect(Scc *s, uint32_t v)
 typedef struct LoopCounts {
     unsigned loop_blocks, loop_ops, loop_calls, loop_switches, loop_allocas;
     unsigned flexswitches;
+    unsigned loop_variable_divisions; /* sdiv and srem by a divisor not constant */
 } LoopCounts;
 
 static LoopCounts count_loops(const JgGraph *g)
@@ -146,6 +147,10 @@ static LoopCounts count_loops(const JgGraph *g)
                 c.loop_calls++;
             if (blk->ops.items[o].opcode == JG_OP_ALLOCA)
                 c.loop_allocas++;
+            const JgOp *op = &blk->ops.items[o];
+            if ((op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) &&
+                jg_value(g, op->args[1])->kind != JG_VK_CONST)
+                c.loop_variable_divisions++;
         }
         if (blk->term.kind == JG_TERM_SWITCH || blk->term.kind == JG_TERM_FLEXSWITCH)
             c.loop_switches++;
@@ -260,6 +265,50 @@ static void test_tiered_loops_stay_virtual(void **state)
             assert_int_equal(run_tiered("accumulator.tlc", sign * 100000, 10, e), few);
         }
     }
+}
+
+/* The divisions by a variable in the loops of the residual graphs of a
+ * run of `file` handed over at threshold 10, `no_guesses` the value of
+ * JITGEN_NO_GUESSES; the output checked against the interpreter's. */
+static unsigned handed_over_variable_divisions(const char *file, int64_t n, const char *no_guesses)
+{
+    Run native = run_file(file, n, tlc_eval);
+    tlc_engines_shutdown();
+    assert_int_equal(setenv("JITGEN_NO_GUESSES", no_guesses, 1), 0);
+    JgDriverOptions options = {.engine = JG_ENGINE_PE, .tiered = true};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    tlc_engines_tier(10);
+    Run tiered = run_file(file, n, tlc_eval);
+    assert_int_equal(tiered.status, native.status);
+    assert_string_equal(tiered.text, native.text);
+    JgPe *pe = jg_driver_pe(tlc_engines_driver());
+    unsigned divisions = 0, loops = 0;
+    for (JgResidual *r = jg_pe_residuals(pe); r; r = r->next) {
+        LoopCounts c = count_loops(r->graph);
+        divisions += c.loop_variable_divisions;
+        loops += c.loop_blocks > 0;
+    }
+    assert_true(loops >= 1);
+    assert_int_equal(jg_pe_stats(pe)->host_guesses > 0, strcmp(no_guesses, "0") == 0);
+    tlc_engines_shutdown();
+    assert_int_equal(unsetenv("JITGEN_NO_GUESSES"), 0);
+    options = (JgDriverOptions){.engine = JG_ENGINE_PE};
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    free(native.text);
+    free(tiered.text);
+    return divisions;
+}
+
+/* A modulus pushed before a loop stays a constant once the loop is handed
+ * over (pe/value_args.c, "guesses"): no division by a variable in the
+ * loop, where without guessing the floor modulo divides by one twice. */
+static void test_hand_over_guesses_invariants(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_guess_modulus.tlc";
+    assert_int_equal(handed_over_variable_divisions(file, 5000, "0"), 0);
+    assert_true(handed_over_variable_divisions(file, 5000, "1") >= 1);
 }
 
 /* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
@@ -495,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_fibonacci_loop),
         cmocka_unit_test(test_accumulator_loop),
         cmocka_unit_test(test_tiered_loops_stay_virtual),
+        cmocka_unit_test(test_hand_over_guesses_invariants),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
