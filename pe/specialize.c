@@ -306,6 +306,9 @@ static uint64_t bta_mask(const Frame *f, const JgOp *op)
     return mask;
 }
 
+/* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
+ * `s` as it is (jg_pe_resume): at a promote op, or, `call_result`, at a
+ * portal call whose result's shape `x` is. */
 static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result);
 
 static Step residual_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *op,
@@ -459,9 +462,6 @@ static Step run_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *
 
 /* ---- promotion ---- */
 
-/* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
- * `s` as it is (jg_pe_resume): at a promote op, or, `call_result`, at a
- * portal call whose result's shape `x` is. */
 PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFlexswitch **out)
 {
     /* the continuation needs every residual value the state refers to */
@@ -481,6 +481,9 @@ PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFle
     return data;
 }
 
+/* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
+ * `s` as it is (jg_pe_resume): at a promote op, or, `call_result`, at a
+ * portal call whose result's shape `x` is. */
 static Step emit_flexswitch(JgPe *pe, State *s, uint32_t block, Av x, bool call_result)
 {
     JgFlexswitch *fs;

@@ -416,8 +416,6 @@ bool value_args_passed(const JgArgShapes *shapes, uint32_t i)
     return shapes && i < shapes->n && shapes->slot[i];
 }
 
-/* The virtual object of `shape` whose word is the pointer-typed `param`
- * (its conversion emitted into `block`). */
 /* A virtual object of `shape` whose word is `word`. */
 static Av rebuild_with(JgPe *pe, const ValueShape *shape, Av word)
 {
@@ -432,6 +430,8 @@ static Av rebuild_with(JgPe *pe, const ValueShape *shape, Av word)
     return (Av){.kind = AV_VIRT, .type = JG_PTR, .obj = o};
 }
 
+/* The virtual object of `shape` whose word is the pointer-typed `param`
+ * (its conversion emitted into `block`). */
 static Av rebuild(JgPe *pe, const ValueShape *shape, JgVal param, uint32_t block)
 {
     if (shape->word_offset < 0)
