@@ -142,7 +142,7 @@ static bool find_invariants(const JgPe *pe, const JgGraph *g, bool *changed, boo
                         continue;
                     if (from < PE_HOST_ARRAY_MAX && *at != ORIGIN_UNSET)
                         changed[from] = true;
-                    if (*at < PE_HOST_ARRAY_MAX && from != ORIGIN_UNSET)
+                    if (*at < PE_HOST_ARRAY_MAX)
                         changed[*at] = true;
                     uint16_t now = *at == ORIGIN_UNSET ? from : ORIGIN_MIXED;
                     again |= now != *at;

@@ -28,7 +28,7 @@ typedef struct JgPeOptions {
     bool no_unroll;               /* keep recurrence loops as they are (pe/unroll.c) */
     bool no_value_args;           /* ablation: portal calls pass every argument as it is */
     bool no_host_guesses;         /* ablation: a host's call assumes none of the host
-                                     array's integers (pe/value_args.c, "guesses") */
+                                     array's integers (pe/guess.c) */
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
     bool verify;                  /* check the graph after every compilation (pe.c) */

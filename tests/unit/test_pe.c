@@ -301,7 +301,7 @@ static unsigned handed_over_variable_divisions(const char *file, int64_t n, cons
 }
 
 /* A modulus pushed before a loop stays a constant once the loop is handed
- * over (pe/value_args.c, "guesses"): no division by a variable in the
+ * over (pe/guess.c): no division by a variable in the
  * loop, where without guessing the floor modulo divides by one twice. */
 static void test_hand_over_guesses_invariants(void **state)
 {
