@@ -266,8 +266,10 @@ for ((r = 1; r <= REPEAT; r++)); do
 done
 
 # One run of the default (tiered) engine with --stats: compile times, methods
-# compiled, maximum RSS.
-declare -A stat_compile stat_pe stat_methods stat_code stat_rss stat_ok
+# compiled, maximum RSS. Then the rest of $REPEAT such runs, for the tier
+# policy's choice in each (baseline.tier_ups: how many graphs LLVM took over),
+# which must not change from run to run.
+declare -A stat_compile stat_pe stat_methods stat_code stat_rss stat_ok stat_tier_ups
 stat_value() {
     awk -F': ' -v k="$1" '$1 == k { v = $2 } END { print (v == "" ? 0 : v) }' "$work/err"
 }
@@ -276,6 +278,11 @@ for p in "${programs[@]}"; do
         stat_ok[$p]=unchecked
         continue
     fi
+    stat_tier_ups[$p]=""
+    for ((r = 2; r <= REPEAT; r++)); do
+        timed "$work/out" "$work/err" "$tlc" run --stats "$here/$p.tlc" "${size[$p]}"
+        [ "$status" != "$(cat "$work/ref.$p.status")" ] || stat_tier_ups[$p]+=" $(stat_value baseline.tier_ups)"
+    done
     timed "$work/out" "$work/err" "$tlc" run --stats "$here/$p.tlc" "${size[$p]}"
     if [ "$status" = 124 ] || [ "$status" = 137 ]; then
         stat_ok[$p]=timeout
@@ -293,7 +300,14 @@ for p in "${programs[@]}"; do
     stat_code[$p]=$(awk -F': ' '$1 == "baseline.code_bytes" || $1 == "jit.code_bytes" { s += $2 }
                                 END { printf "%.1f", s / 1024 }' "$work/err")
     stat_rss[$p]=$rss
+    stat_tier_ups[$p]+=" $(stat_value baseline.tier_ups)"
 done
+# tier_ups P: the tier-up counts of P's --stats runs, each distinct value with
+# its number of runs ("0 x10", "1 x7, 2 x3")
+tier_ups() {
+    tr ' ' '\n' <<<"${stat_tier_ups[$1]:-}" | awk 'NF' | sort -n | uniq -c |
+        awk '{ printf "%s%s x%s", (NR > 1 ? ", " : ""), $2, $1 }'
+}
 
 # --- Summaries.
 median() {
@@ -398,22 +412,22 @@ command+=" ${BENCH_GENERAL_COMMAND:-bench/general/run.sh $1}"
 # the tiered --stats run (engine "tiered-stats").
 csv=$work/results.csv
 {
-    echo "program,n,engine,result,median_s,min_s,max_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods,code_kb"
+    echo "program,n,engine,result,median_s,min_s,max_s,runs,max_rss_kb,interp_over_engine,compile_ms,pe_ms,methods,code_kb,tier_ups"
     for p in "${programs[@]}"; do
         for e in "${engines[@]}"; do
             if [ "${result["$p $e"]}" = ok ]; then
                 runs=$(wc -w <<<"${times["$p $e"]}")
-                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,%s,,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
+                printf '%s,%s,%s,ok,%s,%s,%s,%s,%s,%s,,,,,\n' "$p" "${size[$p]}" "$e" "${med["$p $e"]}" \
                     "$(minimum <<<"${times["$p $e"]}")" "$(maximum <<<"${times["$p $e"]}")" "$runs" \
                     "$(tr ' ' '\n' <<<"${rsss["$p $e"]}" | awk 'NF' | sort -n | tail -n 1)" \
                     "$(ratio "${med["$p interp"]:-}" "${med["$p $e"]}" | tr -d x)"
             else
-                printf '%s,%s,%s,%s,,,,0,,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
+                printf '%s,%s,%s,%s,,,,0,,,,,,,\n' "$p" "${size[$p]}" "$e" "${result["$p $e"]}"
             fi
         done
-        printf '%s,%s,tiered-stats,%s,,,,1,%s,,%s,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
+        printf '%s,%s,tiered-stats,%s,,,,1,%s,,%s,%s,%s,%s,%s\n' "$p" "${size[$p]}" "${stat_ok[$p]}" \
             "${stat_rss[$p]}" "${stat_compile[$p]}" "${stat_pe[$p]}" "${stat_methods[$p]}" \
-            "${stat_code[$p]}"
+            "${stat_code[$p]}" "$(tier_ups "$p")"
     done
 } >"$csv"
 
@@ -461,8 +475,8 @@ md=$work/RESULTS.md
         header+=" ${label[$e]} |"
         rule+="---:|"
     done
-    echo "$header interp/tiered | tiered/best | spread | compile ms | pe ms | methods | code KB | max RSS MB |"
-    echo "$rule---:|---:|---:|---:|---:|---:|---:|---:|"
+    echo "$header interp/tiered | tiered/best | spread | tier-ups | compile ms | pe ms | methods | code KB | max RSS MB |"
+    echo "$rule---:|---:|---:|---:|---:|---:|---:|---:|---:|"
     for p in "${programs[@]}"; do
         row="| $p | ${size[$p]} |"
         for e in "${engines[@]}"; do
@@ -470,7 +484,7 @@ md=$work/RESULTS.md
         done
         row+=" $(ratio "${med["$p interp"]:-}" "${med["$p tiered"]:-}") |"
         row+=" $(over_best "$p") |"
-        row+=" $(spreads "$p") |"
+        row+=" $(spreads "$p") | $(tier_ups "$p") |"
         if [ "${stat_ok[$p]}" = ok ]; then
             row+=" ${stat_compile[$p]} | ${stat_pe[$p]} | ${stat_methods[$p]} | ${stat_code[$p]} |"
             row+=" $(mb "${stat_rss[$p]}") |"
@@ -485,7 +499,10 @@ md=$work/RESULTS.md
     echo "bound is 1.10, above it in bold. spread: the slowest of the tiered JIT's $REPEAT runs"
     echo "over its fastest (the bound on ten runs is 1.50, at or above it in bold), and in"
     echo "parentheses the same for baseline only, which has no tier policy: how much the"
-    echo "machine itself moved."
+    echo "machine itself moved. tier-ups: \`baseline.tier_ups\` (graphs the tier policy"
+    echo "handed to LLVM) in each of $REPEAT runs of the tiered JIT with \`--stats\`, each"
+    echo "value with its number of runs: one value means the policy chose the same in every"
+    echo "run."
     echo
     echo "compile ms, pe ms, methods, code KB and max RSS come from one run of the tiered JIT"
     echo "with \`--stats\`: \`jit.compile_ms\` (all compile-time work), \`pe.ms\` (partial"
