@@ -125,6 +125,10 @@ typedef struct JgBaselineLoop {
 
 JgBaselineLoop jg_baseline_loop(const JgBaseline *bl, const JgGraph *g, uint32_t block);
 
+/* Whether any loop of `g` compiled so far takes a flexswitch's case
+ * (JgBaselineLoop.takes_cases): LLVM takes a graph whole, every loop of it. */
+bool jg_baseline_loops_take_cases(const JgBaseline *bl, const JgGraph *g);
+
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl);
 
 #endif

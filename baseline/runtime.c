@@ -165,6 +165,15 @@ JgBaselineLoop jg_baseline_loop(const JgBaseline *bl, const JgGraph *g, uint32_t
     return bg && block < bg->ncompiled ? bg->loops[block] : (JgBaselineLoop){0};
 }
 
+bool jg_baseline_loops_take_cases(const JgBaseline *bl, const JgGraph *g)
+{
+    const BlGraph *bg = find(bl, g);
+    for (uint32_t b = 0; bg && b < bg->ncompiled; b++)
+        if (bg->loops[b].takes_cases)
+            return true;
+    return false;
+}
+
 const JgBaselineStats *jg_baseline_stats(const JgBaseline *bl)
 {
     return &bl->stats;

@@ -330,14 +330,16 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     /* a loop that crosses methods would cross LLVM's methods too, each time
      * through InputArgs and the dispatchers, which costs more than the
      * baseline tier's method entries (tier_policy.h): one that takes a
-     * flexswitch's case (known from its code), or that left its methods
-     * often since the last look */
+     * flexswitch's case (known from its code; any loop of the graph, not
+     * only the one looking: LLVM takes the graph whole, and the loop that
+     * runs next may be another), or that left its methods often since the
+     * last look */
     JgBaselineLoop loop = jg_baseline_loop(d->baseline, g, block);
     uint64_t entries = jg_baseline_stats(d->baseline)->method_entries;
     bool first = d->look_ms == 0;
     bool crossing =
         !d->tier_now &&
-        (loop.takes_cases ||
+        (loop.takes_cases || jg_baseline_loops_take_cases(d->baseline, g) ||
          (!first &&
           !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms)));
     d->look_entries = entries;

@@ -2384,11 +2384,14 @@ static void test_loop_takes_cases(void **state)
     assert_true(loop.bytes > 0);
     assert_true(loop.takes_cases);
     assert_false(jg_baseline_loop(bl, g, 0).takes_cases);
+    /* the graph as a whole: asked at another block, its loop still counts */
+    assert_true(jg_baseline_loops_take_cases(bl, g));
     JgGraph *sum = sum_graph(true);
     compile(bl, sum);
     loop = jg_baseline_loop(bl, sum, SUM_HEAD);
     assert_true(loop.bytes > 0);
     assert_false(loop.takes_cases);
+    assert_false(jg_baseline_loops_take_cases(bl, sum));
     assert_int_equal(log.calls, 0);
     jg_baseline_free(bl);
 }
