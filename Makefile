@@ -10,7 +10,7 @@ FUZZ_CRASHES ?= $(FUZZ_BUILD)/crashes
 JOBS       ?= $(shell nproc)
 CTEST_ARGS ?=
 
-.PHONY: all deps deps-bench deps-aarch64 build asan aarch64 test-aarch64 fuzz-build fuzz run test test-fast proofs bench bench-general clean format
+.PHONY: all deps deps-bench deps-aarch64 build asan aarch64 test-aarch64 fuzz-build fuzz run test test-fast proofs bench bench-general bench-unseen clean format
 
 all: build
 
@@ -94,12 +94,20 @@ proofs: deps build
 bench: deps-bench build
 	BENCH_COMMAND="make bench" bench/run.sh $(BUILD)/tlc $(BUILD)/bench
 	BENCH_GENERAL_COMMAND="make bench" bench/general/run.sh $(BUILD)/tlc
+	BENCH_GENERAL_COMMAND="make bench" BENCH_GENERAL_SUITE=bench/unseen \
+		BENCH_GENERAL_PEERS="$${BENCH_GENERAL_PEERS-lua5.4 luajit}" bench/general/run.sh $(BUILD)/tlc
 
 # Only the general suite (docs/benchmarks.md, "The general suite"): writes
 # bench/general/RESULTS.md and bench/general/results.csv. BENCH_GENERAL_*
 # variables in the environment change the settings.
 bench-general: deps-bench build
 	BENCH_GENERAL_COMMAND="make bench-general" bench/general/run.sh $(BUILD)/tlc
+
+# The held-out programs (docs/benchmarks.md, "Held-out programs") through the
+# same harness: writes bench/unseen/RESULTS.md and bench/unseen/results.csv.
+bench-unseen: deps-bench build
+	BENCH_GENERAL_COMMAND="make bench-unseen" BENCH_GENERAL_SUITE=bench/unseen \
+		BENCH_GENERAL_PEERS="$${BENCH_GENERAL_PEERS-lua5.4 luajit}" bench/general/run.sh $(BUILD)/tlc
 
 format:
 	clang-format -i $$(git ls-files '*.c' '*.h')

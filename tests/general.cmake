@@ -20,6 +20,12 @@ add_test(NAME e2e_general
 set_tests_properties(e2e_general PROPERTIES TIMEOUT 900
                      ENVIRONMENT "GENERAL_ENGINES=${JITGEN_GENERAL_ENGINES}")
 
+# The held-out programs (bench/unseen/), the same way: e2e_unseen.
+add_test(NAME e2e_unseen
+         COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh ${JITGEN_TLC})
+set_tests_properties(e2e_unseen PROPERTIES TIMEOUT 900
+                     ENVIRONMENT "GENERAL_ENGINES=${JITGEN_GENERAL_ENGINES};GENERAL_SUITE=${CMAKE_CURRENT_LIST_DIR}/../bench/unseen")
+
 # Grown graphs consolidated under the baseline engine and the tiered
 # default, none given up (tests/e2e/consolidation.sh; the baseline tier is
 # x86-64's).

@@ -15,6 +15,8 @@
 #   GENERAL_PROGRAMS  the programs to run, default every one with an
 #                     expected file
 #   GENERAL_TIMEOUT   seconds per run, default 60
+#   GENERAL_SUITE     the suite's directory, default bench/general (the
+#                     held-out programs: bench/unseen)
 #
 # A setting is one of these names, which give the exact options (the
 # default engine with no option at all is one of them):
@@ -40,7 +42,7 @@ if [ ! -x "$tlc" ]; then
     echo "$0: $tlc: not an executable" >&2
     exit 2
 fi
-suite=$(cd "$(dirname "$0")/../../bench/general" && pwd)
+suite=$(cd "${GENERAL_SUITE:-$(dirname "$0")/../../bench/general}" && pwd) || exit 2
 # TLC_TIMEOUT_SCALE: tests/e2e/checks.sh
 timeout_s=$((${GENERAL_TIMEOUT:-60} * ${TLC_TIMEOUT_SCALE:-1}))
 all_settings="interp pe baseline default llvm llvm@10 jit0"
