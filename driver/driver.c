@@ -339,7 +339,7 @@ static bool tier_up(void *ctx, const JgGraph *g, uint32_t block, const uint64_t 
     bool first = d->look_ms == 0;
     bool crossing =
         !d->tier_now &&
-        (loop.takes_cases || jg_baseline_loops_take_cases(d->baseline, g) ||
+        (jg_baseline_loops_take_cases(d->baseline, g) ||
          (!first &&
           !jg_tier_up_keeps_to_methods(entries - d->look_entries, now - d->look_ms)));
     d->look_entries = entries;
