@@ -78,6 +78,7 @@ typedef struct Walk {
     uint32_t block; /* where residual values are emitted (args) */
     bool ok;
     bool full;                /* generalize everything to variables */
+    unsigned in_virt;         /* generalizing a virtual object's fields */
     bool exact;               /* match: a variable slot does not accept a constant */
     bool keep_known;          /* match: the block must know the constants in memory */
     JG_VEC(JgVal) args;       /* link arguments, one per VAR slot of the shape */
@@ -547,7 +548,9 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
         if (parallel && prev->fields[i].offset == c->fields[i].offset &&
             prev->fields[i].type == c->fields[i].type)
             pv = prev->fields[i].value;
+        w->in_virt++;
         Av v = generalize_av(w, c->fields[i].value, pv);
+        w->in_virt--;
         virt_store(w->pe, g, c->fields[i].offset, (JgType)c->fields[i].type, v);
     }
     return g;
@@ -563,8 +566,13 @@ static Av generalize_av(Walk *w, Av c, Av prev)
     Av var = {.kind = AV_VAR, .type = c.type};
     switch (c.kind) {
     case AV_CONST:
+        /* past the bound, a constant this path never had otherwise becomes
+         * a variable, but not a pointer in a virtual object's field: that is
+         * the object's class or type (static data, as many as the program
+         * has), and a variable class is promoted again by the next send or
+         * type test, one flexswitch per merge of such a block */
         if (prev.kind == AV_NONE)
-            return w->full ? var : c;
+            return w->full && !(w->in_virt && c.type == JG_PTR) ? var : c;
         if (prev.kind != AV_CONST || prev.bits != c.bits)
             return var;
         return c;
