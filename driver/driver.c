@@ -605,6 +605,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         /* ablation (bench/ANALYSIS.md): a hand-over assumes none of its integers */
         const char *no_guesses = getenv("JITGEN_NO_GUESSES");
         pe_options.no_host_guesses = no_guesses && *no_guesses && *no_guesses != '0';
+        /* ablation (bench/ANALYSIS.md): branches to errors specialized at once */
+        const char *no_cold = getenv("JITGEN_NO_COLD_PATHS");
+        pe_options.no_cold_paths = no_cold && *no_cold && *no_cold != '0';
         /* tests: a small budget makes compilations end in exits */
         const char *budget = getenv("JITGEN_PE_BUDGET");
         if (budget && *budget)
@@ -774,6 +777,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     const JgPeStats *s = jg_pe_stats(d->pe);
     fprintf(out, "pe.specializations: %llu\n", (unsigned long long)s->specializations);
     fprintf(out, "pe.promotions: %llu\n", (unsigned long long)s->promotions);
+    fprintf(out, "pe.cold_paths: %llu\n", (unsigned long long)s->cold_paths);
     fprintf(out, "pe.flexswitch_cases: %llu\n", (unsigned long long)s->flexswitch_cases);
     fprintf(out, "pe.host_guesses: %llu\n", (unsigned long long)s->host_guesses);
     fprintf(out, "pe.residual_blocks: %llu\n", (unsigned long long)s->residual_blocks);

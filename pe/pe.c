@@ -349,7 +349,7 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
         JgVal param = jg_block_add_param(rg, nb, jg_value_type(rg, live));
         from[n] = live;
         /* the promoted variable itself is now known */
-        if (!data->guess && data->promoted.offset == 0 && live == data->promoted.var)
+        if (!data->guess && !data->cold && data->promoted.offset == 0 && live == data->promoted.var)
             to[n++] = av_const(jg_value_type(rg, live), value);
         else
             to[n++] = av_var(jg_value_type(rg, live), param);
@@ -363,7 +363,7 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
                 s->host_array = to[i].var;
         pe->host_array_shapes = data->host_shapes;
         pe->host_guess = value ? data->guess : NULL;
-    } else {
+    } else if (!data->cold) {
         const JgOp *op = &f->g->blocks.items[f->block].ops.items[f->op];
         if (data->call_result)
             av_set(f, op->result, value_results_receive(pe, value, av_get(f, op->result).var, nb));

@@ -29,6 +29,8 @@ typedef struct JgPeOptions {
     bool no_value_args;           /* ablation: portal calls pass every argument as it is */
     bool no_host_guesses;         /* ablation: a host's call assumes none of the host
                                      array's integers (pe/guess.c) */
+    bool no_cold_paths;           /* ablation: branches to errors are specialized at
+                                     once, not when first taken (specialize.c) */
     uint64_t budget_ops;          /* interpreter operations one compilation may process
                                      before it ends in an exit (0: default 1,000,000) */
     bool verify;                  /* check the graph after every compilation (pe.c) */
@@ -44,7 +46,9 @@ typedef struct JgPeOptions {
 } JgPeOptions;
 
 typedef struct JgPeStats {
-    uint64_t promotions;       /* flexswitches emitted (not counting host_guesses' guards) */
+    uint64_t promotions;       /* flexswitches emitted (not counting host_guesses' guards
+                                  nor cold paths) */
+    uint64_t cold_paths;       /* branches to errors left for their first run (flexswitches) */
     uint64_t host_guesses;     /* host array integers assumed behind a guard */
     uint64_t flexswitch_cases; /* cases compiled (each a resumption) */
     uint64_t residual_blocks;

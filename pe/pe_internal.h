@@ -64,6 +64,10 @@ typedef struct PeGraphInfo {
     uint32_t *nlocals;     /* per block: parameters + op results */
     JgVal **locals;        /* per block: the value of each local index */
     uint32_t max_locals;   /* the most locals of any block */
+    /* per block: every path from it ends in `unreachable` (after a call
+     * that never returns: the interpreter raising an error), so residual
+     * code reaches it rarely if ever (pe/specialize.c, split_branch) */
+    bool *doomed;
 } PeGraphInfo;
 
 typedef struct Frame {
@@ -151,6 +155,9 @@ typedef struct PeFlexData {
      * state is the portal's entry; case 1 assumes `guess` */
     const struct HostGuess *guess;
     const JgArgShapes *host_shapes;
+    /* a cold path (split_branch): the state is at the start of a doomed
+     * block, specialized when first taken, whatever the value */
+    bool cold;
 } PeFlexData;
 
 /* Ends `block` in a flexswitch on `value` whose misses resume from `s` as

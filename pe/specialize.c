@@ -632,6 +632,23 @@ static bool follow(JgPe *pe, State **sp, uint32_t *block, const JgLink *link)
     return true;
 }
 
+/* A red branch's link to a doomed block (an error the interpreter raises,
+ * PeGraphInfo.doomed): the residual block `target` is a flexswitch without
+ * cases whose first miss specializes the path, from the state as it is
+ * after the link. Compile work then grows with the paths a run takes, not
+ * with every check the program's operations make (each with the stores it
+ * must flush first, for a loop that keeps objects' fields in registers). */
+static void cold_path(JgPe *pe, State *s, uint32_t target, const JgLink *link, JgVal cond)
+{
+    bind_link(pe, s, link);
+    JgFlexswitch *fs;
+    PeFlexData *data = pe_flexswitch(pe, s, target, cond, &fs);
+    if (data) {
+        data->cold = true;
+        pe->stats.cold_paths++;
+    }
+}
+
 static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t, Av cond)
 {
     uint32_t n = t->nlinks;
@@ -647,13 +664,21 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
         jg_set_branch(pe->rg, *block, c, links[0], links[1]);
     else
         jg_set_switch(pe->rg, *block, c, n - 1, t->cases, links);
+    const bool *doomed = top(*sp)->info->doomed;
+    bool lazy = !pe->options.no_cold_paths;
     for (uint32_t i = n; i-- > 1;) {
         State *copy = state_copy(pe, *sp);
         uint32_t b = targets[i];
-        if (follow(pe, &copy, &b, &t->links[i]))
+        if (lazy && doomed[t->links[i].target])
+            cold_path(pe, copy, b, &t->links[i], c);
+        else if (follow(pe, &copy, &b, &t->links[i]))
             push_work(pe, b, copy);
     }
     *block = targets[0];
+    if (lazy && doomed[t->links[0].target]) {
+        cold_path(pe, *sp, targets[0], &t->links[0], c);
+        return false;
+    }
     return follow(pe, sp, block, &t->links[0]);
 }
 

@@ -9,6 +9,33 @@ static JgArena *arena_of(JgPe *pe)
     return pe->rg->arena;
 }
 
+/* Per block of `g`, whether every path from it ends in `unreachable`: the
+ * least fixed point, so that a loop with no way out is not doomed. */
+static bool *find_doomed(JgPe *pe, const JgGraph *g)
+{
+    uint32_t n = g->blocks.count;
+    bool *doomed = jg_arena_alloc(&pe->arena, sizeof *doomed * (n + 1));
+    for (bool changed = true; changed;) {
+        changed = false;
+        for (uint32_t b = n; b-- > 0;) {
+            const JgTerm *t = &g->blocks.items[b].term;
+            bool d = t->kind == JG_TERM_UNREACHABLE;
+            if (!d && t->nlinks &&
+                (t->kind == JG_TERM_GOTO || t->kind == JG_TERM_BRANCH ||
+                 t->kind == JG_TERM_SWITCH)) {
+                d = true;
+                for (uint32_t l = 0; l < t->nlinks && d; l++)
+                    d = t->links[l].target < n && doomed[t->links[l].target];
+            }
+            if (d && !doomed[b]) {
+                doomed[b] = true;
+                changed = true;
+            }
+        }
+    }
+    return doomed;
+}
+
 PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g)
 {
     const JgModule *m = pe->module;
@@ -44,6 +71,7 @@ PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g)
         if (n > info->max_locals)
             info->max_locals = n;
     }
+    info->doomed = find_doomed(pe, g);
     if (index != UINT32_MAX)
         pe->infos[index] = info;
     return info;

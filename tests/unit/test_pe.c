@@ -447,6 +447,39 @@ static void test_no_virtuals_loop_closes(void **state)
     }
 }
 
+/* A branch to an error (here the division's test for zero, with a field
+ * to store first) is a flexswitch left for its first run: the results,
+ * the error among them, are the interpreter's, and the residual code is
+ * smaller than with the error paths specialized at once. */
+static void test_cold_paths(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_cold_zerodiv.tlc";
+    Run native = run_file(file, 300, tlc_eval);
+    assert_int_equal(native.status, 1);
+    double cold[2], ops[2];
+    for (int no_cold = 0; no_cold < 2; no_cold++) {
+        tlc_engines_shutdown();
+        setenv("JITGEN_NO_COLD_PATHS", no_cold ? "1" : "0", 1);
+        JgDriverOptions options = {.engine = JG_ENGINE_PE};
+        char err[512];
+        assert_true(tlc_engines_init(&options, err, sizeof err));
+        Run pe = run_file(file, 300, tlc_eval_driver);
+        assert_int_equal(pe.status, native.status);
+        assert_string_equal(pe.text, native.text);
+        char *stats = driver_stats();
+        cold[no_cold] = stat_value(stats, "pe.cold_paths");
+        ops[no_cold] = stat_value(stats, "pe.residual_ops");
+        free(stats);
+        free(pe.text);
+    }
+    unsetenv("JITGEN_NO_COLD_PATHS");
+    assert_true(cold[0] >= 1);
+    assert_true(cold[1] == 0);
+    assert_true(ops[0] < ops[1]);
+    free(native.text);
+}
+
 /* Whether optimized LLVM IR has a block whose branch goes back to itself:
  * a loop LLVM rotated into one block. */
 static bool has_single_block_loop(const char *ir)
@@ -546,6 +579,7 @@ int main(void)
         cmocka_unit_test(test_tiered_loops_stay_virtual),
         cmocka_unit_test(test_hand_over_guesses_invariants),
         cmocka_unit_test(test_abs_shape),
+        cmocka_unit_test(test_cold_paths),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
         cmocka_unit_test(test_jit_loops_are_rotated),
