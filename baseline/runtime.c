@@ -292,6 +292,7 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     bl->stats.methods++;
     bl->stats.compile_ms += now_ms() - t0;
     set_direct_entry(bg, method);
+    bg->partial_done = false;
     if (method > 0 && may_consolidate(bg))
         bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
     return true;
@@ -317,6 +318,11 @@ static void consolidate(BlGraph *bg)
     JgBaseline *bl = bg->bl;
     uint32_t n = bg->ncompiled, method = bg->nmethods;
     bg->consolidate_at = UINT64_MAX;
+    /* a graph consolidated before: first only the blocks added since, if
+     * they are more than one method (partial_done: that was tried) */
+    uint32_t lo = bg->whole_end && !bg->partial_done ? bg->whole_end : 0;
+    if (lo && bg->methods[method - 1].lo <= lo)
+        lo = 0;
     if (!n || bg->methods[method - 1].lo == 0 || n > BL_MAX_METHOD_BLOCKS ||
         method >= BL_MAX_METHODS || !may_consolidate(bg))
         return;
@@ -328,17 +334,26 @@ static void consolidate(BlGraph *bg)
         bl->options.growing(bl->options.tier_up_ctx, true);
     if (reserve(bg, n, method)) {
         memcpy(old, bg->ids, sizeof *old * n);
-        for (uint32_t b = 0; b < n; b++)
-            bg->ids[b] = BL_BLOCKID(method, b);
+        for (uint32_t b = lo; b < n; b++)
+            bg->ids[b] = BL_BLOCKID(method, b - lo);
         bg->nmethods = method + 1;
         bg->methods[method] = (BlMethod){0};
         char err[256];
         bg->consolidating = true;
-        if (bl_compile_method(bg, 0, n, method, err, sizeof err)) {
-            bg->consolidated_blocks += n;
+        if (bl_compile_method(bg, lo, n, method, err, sizeof err)) {
+            bg->consolidated_blocks += n - lo;
             bl->stats.methods++;
             bl->stats.consolidations++;
             set_direct_entry(bg, method);
+            if (lo) {
+                /* the whole graph next, if its activations still cross
+                 * between the methods */
+                bg->partial_done = true;
+                bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
+            } else {
+                bg->whole_end = n;
+                bg->partial_done = false;
+            }
         } else { /* too big (it only grows): never again */
             memcpy(bg->ids, old, sizeof *old * n);
             bg->nmethods = method;

@@ -1968,6 +1968,40 @@ static void test_flexswitch(void **state)
     jg_baseline_free(bl);
 }
 
+/* A graph consolidated, then grown by cases in a later phase of its run:
+ * first only the blocks added since are compiled again as one method
+ * (cheap, enough when the new phase's loop lies in them); while the
+ * activations still cross between the methods (here the loop goes through
+ * the old and the new cases), the whole graph follows. */
+static void test_consolidation_after_growth(void **state)
+{
+    (void)state;
+    Emu e = {0};
+    JgBaseline *bl = baseline();
+    JgGraph *g = fig10_graph(&e, 5);
+    compile(bl, g);
+    const JgBaselineStats *s = jg_baseline_stats(bl);
+    /* a first phase that only meets i % 5 in 0..2, until consolidated */
+    for (int k = 0; k < 200; k++)
+        assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){3}), 60);
+    assert_int_equal(s->flexswitch_cases, 3);
+    assert_int_equal(s->consolidations, 1);
+    /* two more cases, two more methods */
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){5}), 150);
+    assert_int_equal(s->flexswitch_cases, 5);
+    uint32_t methods = jg_baseline_methods(bl, g);
+    /* the loop through all five: the new blocks, then the whole graph */
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){3001}), eval(g, (uint64_t[]){3001}));
+    assert_int_equal(s->consolidations, 3);
+    assert_int_equal(jg_baseline_methods(bl, g), methods + 2);
+    assert_int_equal(jg_baseline_method_end(bl, g, methods + 1), FIG10_BLOCKS + 5);
+    uint64_t entries = s->method_entries;
+    assert_int_equal(jg_baseline_call(bl, g, (uint64_t[]){3001}), eval(g, (uint64_t[]){3001}));
+    assert_int_equal(s->method_entries - entries, 1);
+    assert_int_equal(s->flexswitch_misses, 5);
+    jg_baseline_free(bl);
+}
+
 static void test_flexswitch_many_cases(void **state)
 {
     (void)state;
@@ -2981,6 +3015,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_direct_portal_calls, setup, teardown),
         cmocka_unit_test_setup_teardown(test_direct_call_wide_callee, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_consolidation_after_growth, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch_many_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_type_across_methods, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_from_cases, setup, teardown),
