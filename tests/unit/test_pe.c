@@ -378,6 +378,25 @@ static double stat_value(const char *text, const char *name)
     return strtod(p + strlen(name) + 2, NULL);
 }
 
+/* Runs `file` with input `n` under a partial evaluator started afresh with
+ * `options`, checks its output and status against `native`'s, and reads
+ * two of its statistics. */
+static void run_pe_stats(JgDriverOptions options, const char *file, int64_t n, const Run *native,
+                         const char *name_a, double *a, const char *name_b, double *b)
+{
+    tlc_engines_shutdown();
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    Run pe = run_file(file, n, tlc_eval_driver);
+    assert_int_equal(pe.status, native->status);
+    assert_string_equal(pe.text, native->text);
+    char *stats = driver_stats();
+    *a = stat_value(stats, name_a);
+    *b = stat_value(stats, name_b);
+    free(stats);
+    free(pe.text);
+}
+
 /* The paper's "JIT 2": a second run of the same program in the same process
  * reuses the compiled code: no specialization, no LLVM method, no miss. */
 static void test_jit_second_run_compiles_nothing(void **state)
@@ -427,19 +446,10 @@ static void test_no_virtuals_loop_closes(void **state)
         int64_t ns[2] = {50, 500};
         for (int k = 0; k < 2; k++) {
             Run native = run_file(files[i], ns[k], tlc_eval);
-            tlc_engines_shutdown();
-            JgDriverOptions options = {.engine = JG_ENGINE_PE, .no_virtuals = true};
-            char err[512];
-            assert_true(tlc_engines_init(&options, err, sizeof err));
-            Run pe = run_file(files[i], ns[k], tlc_eval_driver);
-            assert_int_equal(pe.status, native.status);
-            assert_string_equal(pe.text, native.text);
-            char *stats = driver_stats();
-            cases[k] = stat_value(stats, "pe.flexswitch_cases");
-            blocks[k] = stat_value(stats, "pe.residual_blocks");
-            free(stats);
+            run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE, .no_virtuals = true}, files[i],
+                         ns[k], &native, "pe.flexswitch_cases", &cases[k], "pe.residual_blocks",
+                         &blocks[k]);
             free(native.text);
-            free(pe.text);
         }
         assert_true(cases[0] >= 2); /* promotions inside the loop */
         assert_true(cases[1] == cases[0]);
@@ -459,19 +469,9 @@ static void test_cold_paths(void **state)
     assert_int_equal(native.status, 1);
     double cold[2], ops[2];
     for (int no_cold = 0; no_cold < 2; no_cold++) {
-        tlc_engines_shutdown();
         setenv("JITGEN_NO_COLD_PATHS", no_cold ? "1" : "0", 1);
-        JgDriverOptions options = {.engine = JG_ENGINE_PE};
-        char err[512];
-        assert_true(tlc_engines_init(&options, err, sizeof err));
-        Run pe = run_file(file, 300, tlc_eval_driver);
-        assert_int_equal(pe.status, native.status);
-        assert_string_equal(pe.text, native.text);
-        char *stats = driver_stats();
-        cold[no_cold] = stat_value(stats, "pe.cold_paths");
-        ops[no_cold] = stat_value(stats, "pe.residual_ops");
-        free(stats);
-        free(pe.text);
+        run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE}, file, 300, &native, "pe.cold_paths",
+                     &cold[no_cold], "pe.residual_ops", &ops[no_cold]);
     }
     unsetenv("JITGEN_NO_COLD_PATHS");
     assert_true(cold[0] >= 1);
