@@ -106,10 +106,7 @@ typedef struct BlGraph {
      * last grew, becomes one method */
     uint64_t entries, consolidate_at;
     uint64_t consolidated_blocks; /* blocks compiled by its consolidations */
-    /* blocks [0, whole_end) were consolidated whole last; partial_done: the
-     * blocks since were consolidated on their own, so the next one is whole */
-    uint32_t whole_end;
-    bool partial_done;
+    uint32_t whole_end; /* blocks [0, whole_end) were consolidated whole last */
     bool consolidation_failed;    /* too big: never again */
     bool consolidating;           /* the method being compiled is one */
 } BlGraph;

@@ -292,7 +292,6 @@ bool jg_baseline_compile(JgBaseline *bl, JgGraph *g, char *err, size_t errsize)
     bl->stats.methods++;
     bl->stats.compile_ms += now_ms() - t0;
     set_direct_entry(bg, method);
-    bg->partial_done = false;
     if (method > 0 && may_consolidate(bg))
         bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
     return true;
@@ -319,8 +318,9 @@ static void consolidate(BlGraph *bg)
     uint32_t n = bg->ncompiled, method = bg->nmethods;
     bg->consolidate_at = UINT64_MAX;
     /* a graph consolidated before: first only the blocks added since, if
-     * they are more than one method (partial_done: that was tried) */
-    uint32_t lo = bg->whole_end && !bg->partial_done ? bg->whole_end : 0;
+     * they are more than one method (one method since, a case or a partial
+     * consolidation, leaves the whole graph to do) */
+    uint32_t lo = bg->whole_end;
     if (lo && bg->methods[method - 1].lo <= lo)
         lo = 0;
     if (!n || bg->methods[method - 1].lo == 0 || n > BL_MAX_METHOD_BLOCKS ||
@@ -345,15 +345,10 @@ static void consolidate(BlGraph *bg)
             bl->stats.methods++;
             bl->stats.consolidations++;
             set_direct_entry(bg, method);
-            if (lo) {
-                /* the whole graph next, if its activations still cross
-                 * between the methods */
-                bg->partial_done = true;
+            if (lo) /* the whole graph next, if activations still cross methods */
                 bg->consolidate_at = bg->entries + BL_STABLE_ENTRIES;
-            } else {
+            else
                 bg->whole_end = n;
-                bg->partial_done = false;
-            }
         } else { /* too big (it only grows): never again */
             memcpy(bg->ids, old, sizeof *old * n);
             bg->nmethods = method;

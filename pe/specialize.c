@@ -462,16 +462,17 @@ static Step run_call(JgPe *pe, State *s, uint32_t *block, Frame *f, const JgOp *
 
 /* ---- promotion ---- */
 
-PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFlexswitch **out)
+/* pe_flexswitch keeping `saved` itself, which its caller no longer uses. */
+static PeFlexData *flexswitch_taking(JgPe *pe, State *saved, uint32_t block, JgVal value,
+                                     JgFlexswitch **out)
 {
     /* the continuation needs every residual value the state refers to */
     JgVal live[4096];
-    uint32_t nlive = state_live_vars(pe, s, live, 4096);
+    uint32_t nlive = state_live_vars(pe, saved, live, 4096);
     if (nlive >= 4096) {
-        pe_fail(pe, "%s: too many live values at a promotion", top(s)->g->name);
+        pe_fail(pe, "%s: too many live values at a promotion", top(saved)->g->name);
         return NULL;
     }
-    State *saved = state_copy(pe, s);
     JgFlexswitch *fs = jg_flexswitch_new(pe->rg, block, value, nlive, live);
     PeFlexData *data = jg_arena_alloc(pe->rg->arena, sizeof *data);
     *data = (PeFlexData){.pe = pe, .residual = pe->current, .state = saved};
@@ -479,6 +480,11 @@ PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFle
     fs->compiler = data;
     *out = fs;
     return data;
+}
+
+PeFlexData *pe_flexswitch(JgPe *pe, State *s, uint32_t block, JgVal value, JgFlexswitch **out)
+{
+    return flexswitch_taking(pe, state_copy(pe, s), block, value, out);
 }
 
 /* Ends `block` in a flexswitch on residual value `x`; a miss resumes from
@@ -635,14 +641,15 @@ static bool follow(JgPe *pe, State **sp, uint32_t *block, const JgLink *link)
 /* A red branch's link to a doomed block (an error the interpreter raises,
  * PeGraphInfo.doomed): the residual block `target` is a flexswitch without
  * cases whose first miss specializes the path, from the state as it is
- * after the link. Compile work then grows with the paths a run takes, not
- * with every check the program's operations make (each with the stores it
- * must flush first, for a loop that keeps objects' fields in registers). */
+ * after the link (`s`, the path's own: the flexswitch keeps it). Compile
+ * work then grows with the paths a run takes, not with every check the
+ * program's operations make (each with the stores it must flush first,
+ * for a loop that keeps objects' fields in registers). */
 static void cold_path(JgPe *pe, State *s, uint32_t target, const JgLink *link, JgVal cond)
 {
     bind_link(pe, s, link);
     JgFlexswitch *fs;
-    PeFlexData *data = pe_flexswitch(pe, s, target, cond, &fs);
+    PeFlexData *data = flexswitch_taking(pe, s, target, cond, &fs);
     if (data) {
         data->cold = true;
         pe->stats.cold_paths++;
