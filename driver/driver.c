@@ -780,6 +780,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.cold_paths: %llu\n", (unsigned long long)s->cold_paths);
     fprintf(out, "pe.flexswitch_cases: %llu\n", (unsigned long long)s->flexswitch_cases);
     fprintf(out, "pe.host_guesses: %llu\n", (unsigned long long)s->host_guesses);
+    fprintf(out, "pe.late_guesses: %llu\n", (unsigned long long)s->late_guesses);
     fprintf(out, "pe.residual_blocks: %llu\n", (unsigned long long)s->residual_blocks);
     fprintf(out, "pe.residual_ops: %llu\n", (unsigned long long)s->residual_ops);
     fprintf(out, "pe.virtuals: %llu\n", (unsigned long long)s->virtuals);

@@ -109,23 +109,40 @@ static bool find_kept(const JgGraph *g, const uint16_t *origin, bool *kept)
     return true;
 }
 
+static uint16_t *find_origins(const JgGraph *g, const struct GuessProbe *probes, uint32_t nprobes,
+                              bool *changed);
+
 /* Per host array element, whether some block parameter of `g` receives its
  * word and something else (`changed`), and whether a loop keeps it
- * (`kept`): an optimistic forward pass over the links, each parameter's
- * origin the one element all its incoming values come from. */
+ * (`kept`). */
 static bool find_invariants(const JgPe *pe, const JgGraph *g, bool *changed, bool *kept)
+{
+    uint16_t *origin = find_origins(g, pe->probes, pe->nprobes, changed);
+    if (!origin)
+        return false;
+    bool ok = find_kept(g, origin, kept);
+    free(origin);
+    return ok;
+}
+
+/* Per value of `g`, the one host array element all its incoming values come
+ * from (ORIGIN_MIXED: none; the caller frees it), and per element whether
+ * some block parameter receives its word and something else (`changed`):
+ * an optimistic forward pass over the links, from the probes' loads. */
+static uint16_t *find_origins(const JgGraph *g, const struct GuessProbe *probes, uint32_t nprobes,
+                              bool *changed)
 {
     uint32_t nvalues = g->values.count;
     uint16_t *origin = malloc(sizeof *origin * (nvalues + 1));
     if (!origin)
-        return false;
+        return NULL;
     for (uint32_t v = 0; v < nvalues; v++) {
         const JgValueInfo *info = &g->values.items[v];
         origin[v] = info->kind == JG_VK_PARAM ? ORIGIN_UNSET : ORIGIN_MIXED;
     }
-    for (uint32_t k = 0; k < pe->nprobes; k++)
-        if (pe->probes[k].word < nvalues)
-            origin[pe->probes[k].word] = (uint16_t)pe->probes[k].slot;
+    for (uint32_t k = 0; k < nprobes; k++)
+        if (probes[k].word < nvalues)
+            origin[probes[k].word] = (uint16_t)probes[k].slot;
     for (bool again = true; again;) {
         again = false;
         for (uint32_t b = 0; b < g->blocks.count; b++) {
@@ -151,9 +168,7 @@ static bool find_invariants(const JgPe *pe, const JgGraph *g, bool *changed, boo
             }
         }
     }
-    bool ok = find_kept(g, origin, kept);
-    free(origin);
-    return ok;
+    return origin;
 }
 
 const HostGuess *guess_make(JgPe *pe, const uint64_t *args)
@@ -203,4 +218,206 @@ JgVal guess_holds(JgPe *pe, uint32_t block, JgVal host, const HostGuess *g)
         all = all ? emit_op(pe, block, JG_OP_AND, JG_I1, 2, both) : same;
     }
     return all;
+}
+
+/* ---- guesses once a loop closes ---- */
+
+/* Loops closed by compilations of a graph that guess_late looks at before
+ * it gives up (each look walks the graph once). */
+enum { GUESS_LATE_TRIES = 8 };
+
+/* What a host's call specialized without assumptions keeps for
+ * guess_late: the probe's loads, and the integers of the host array then. */
+typedef struct LateGuess {
+    uint32_t nprobes;
+    struct GuessProbe probes[64];
+    uint32_t nwords;
+    uint32_t slot[PE_HOST_GUESS_MAX];
+    uint64_t word[PE_HOST_GUESS_MAX];
+    unsigned tries_left;
+} LateGuess;
+
+void guess_late_arm(JgPe *pe, const uint64_t *args)
+{
+    const JgArgShapes *shapes = pe->host_array_shapes;
+    PeResidualData *rd = pe->current->pe_private; /* none: the graph has no merge point */
+    if (!shapes || !pe->nprobes || !rd || pe->options.no_host_guesses)
+        return;
+    LateGuess *lg = jg_arena_alloc(pe->rg->arena, sizeof *lg);
+    memset(lg, 0, sizeof *lg);
+    lg->nprobes = pe->nprobes;
+    memcpy(lg->probes, pe->probes, sizeof pe->probes[0] * pe->nprobes);
+    const char *const *objects = (const char *const *)(uintptr_t)args[pe->options.host_array_param];
+    for (uint32_t k = 0; k < pe->nprobes && lg->nwords < PE_HOST_GUESS_MAX; k++) {
+        uint32_t j = pe->probes[k].slot;
+        int64_t offset;
+        bool seen = false;
+        for (uint32_t i = 0; i < lg->nwords; i++)
+            seen |= lg->slot[i] == j;
+        if (seen || j >= PE_HOST_ARRAY_MAX || !value_args_host_word(shapes, j, &offset))
+            continue;
+        lg->slot[lg->nwords] = j;
+        memcpy(&lg->word[lg->nwords], objects[j] + offset, sizeof lg->word[0]);
+        lg->nwords++;
+    }
+    lg->tries_left = GUESS_LATE_TRIES;
+    rd->late = lg->nwords ? lg : NULL;
+}
+
+/* The word `lg` saw in host array element `slot` (an origin), if any. */
+static bool late_word(const LateGuess *lg, uint16_t slot, uint64_t *word)
+{
+    for (uint32_t i = 0; i < lg->nwords; i++)
+        if (lg->slot[i] == slot) {
+            *word = lg->word[i];
+            return true;
+        }
+    return false;
+}
+
+/* Whether parameter `p` of a loop's header receives the word of element
+ * origin[p] and nothing else, no parameter mixes that word with another
+ * value, and `lg` saw it (*word). */
+static bool late_assumable(const LateGuess *lg, const uint16_t *origin, const bool *changed,
+                           JgVal p, uint64_t *word)
+{
+    uint16_t o = origin[p];
+    return o < PE_HOST_ARRAY_MAX && !changed[o] && late_word(lg, o, word);
+}
+
+/* Per host array element, whether a division of `g` divides by its word.
+ * The loop is specialized a second time for a guess made late, which pays
+ * where the word is a divisor: by a variable, a division tests for 0 and
+ * -1 and divides; by a constant, it multiplies. */
+static void find_divisors(const JgGraph *g, const uint16_t *origin, bool *divisor)
+{
+    for (uint32_t b = 0; b < g->blocks.count; b++) {
+        const JgBlock *blk = &g->blocks.items[b];
+        for (uint32_t o = 0; o < blk->ops.count; o++) {
+            const JgOp *op = &blk->ops.items[o];
+            bool divides = op->opcode == JG_OP_SDIV || op->opcode == JG_OP_UDIV ||
+                           op->opcode == JG_OP_SREM || op->opcode == JG_OP_UREM;
+            if (divides && op->nargs == 2 && origin[op->args[1]] < PE_HOST_ARRAY_MAX)
+                divisor[origin[op->args[1]]] = true;
+        }
+    }
+}
+
+/* Header `h` (its merge entry `e`) once more, from e's state with the
+ * assumable parameters as their words, into a new block of this
+ * compilation, entered by a guard on them from the links of blocks
+ * [first, end) that entered `h`. Nothing changes if that specialization
+ * ends in an exit. */
+static bool specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, uint32_t h,
+                                const MergeEntry *e, const LateGuess *lg, const uint16_t *origin,
+                                const bool *changed)
+{
+    JgGraph *g = pe->rg;
+    uint32_t np = g->blocks.items[h].nparams;
+    JgVal from[np + 1];
+    Av to[np + 1];
+    uint32_t vb = jg_block_new(g, 0, NULL);
+    /* entered from later compilations too, which find it before `h` */
+    g->blocks.items[vb].flags |= JG_BLOCK_ENTRY;
+    pe->stats.residual_blocks++;
+    unsigned assumed = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        JgVal p = g->blocks.items[h].params[i];
+        JgType t = jg_value_type(g, p);
+        uint64_t word;
+        from[i] = p;
+        if (late_assumable(lg, origin, changed, p, &word)) {
+            to[i] = av_const(t, word);
+            assumed++;
+        } else {
+            to[i] = av_var(t, jg_block_add_param(g, vb, t));
+        }
+    }
+    State *s = state_copy(pe, e->shape);
+    state_rename(pe, s, np, from, to);
+    for (uint32_t i = 0; i < np; i++)
+        if (s->host_array == from[i])
+            s->host_array = to[i].kind == AV_VAR ? to[i].var : 0;
+    s->forked = false;
+    s->on_words = true;
+    s->history = NULL; /* where the words were variables, merges would generalize them */
+    merge_add_variant(pe, e, vb, s);
+    uint64_t exits = pe->stats.exits;
+    if (!pe_compile_from(pe, vb, s) || pe->stats.exits != exits) {
+        merge_forget_from(pe, vb);
+        return false;
+    }
+    uint32_t gb = jg_block_new(g, 0, NULL);
+    pe->stats.residual_blocks++;
+    JgVal params[np + 1], pass[np + 1], all = 0;
+    uint32_t npass = 0;
+    for (uint32_t i = 0; i < np; i++) {
+        params[i] = jg_block_add_param(g, gb, jg_value_type(g, from[i]));
+        if (to[i].kind == AV_VAR) {
+            pass[npass++] = params[i];
+            continue;
+        }
+        JgVal cmp[2] = {params[i], emit_const(pe, (JgType)to[i].type, to[i].bits)};
+        JgVal same = emit_op(pe, gb, JG_OP_ICMP, JG_I1, 2, cmp);
+        jg_last_op(g, gb)->pred = JG_EQ;
+        JgVal both[2] = {all, same};
+        all = all ? emit_op(pe, gb, JG_OP_AND, JG_I1, 2, both) : same;
+    }
+    jg_set_branch(g, gb, all, jg_link(g, vb, npass, pass), jg_link(g, h, np, params));
+    for (uint32_t b = first; b < end; b++) {
+        JgTerm *t = &g->blocks.items[b].term;
+        if (t->kind == JG_TERM_FLEXSWITCH)
+            continue;
+        for (uint32_t l = 0; l < t->nlinks; l++)
+            if (t->links[l].target == h)
+                t->links[l].target = gb;
+    }
+    pe->stats.late_guesses += assumed;
+    return true;
+}
+
+void guess_late(JgPe *pe, uint32_t first)
+{
+    PeResidualData *rd = pe->current->pe_private;
+    LateGuess *lg = rd ? rd->late : NULL;
+    if (!lg || !pe->closed)
+        return;
+    if (--lg->tries_left == 0)
+        rd->late = NULL;
+    JgGraph *g = pe->rg;
+    uint32_t end = g->blocks.count;
+    bool changed[PE_HOST_ARRAY_MAX] = {false};
+    uint16_t *origin = find_origins(g, lg->probes, lg->nprobes, changed);
+    uint8_t *seen = malloc(end + 1);
+    uint32_t *stack = malloc(sizeof *stack * (end + 1));
+    if (!origin || !seen || !stack) {
+        free(origin);
+        free(seen);
+        free(stack);
+        return;
+    }
+    /* the header of the loop this compilation closed, with a parameter to
+     * assume that the graph divides by */
+    const MergeEntry *entry = pe->closed;
+    uint32_t header = UINT32_MAX;
+    if (entry) {
+        bool divisor[PE_HOST_ARRAY_MAX] = {false};
+        find_divisors(g, origin, divisor);
+        const JgBlock *h = &g->blocks.items[entry->block];
+        bool any = false;
+        for (uint32_t i = 0; i < h->nparams && !any; i++) {
+            uint64_t word;
+            any = late_assumable(lg, origin, changed, h->params[i], &word) &&
+                  divisor[origin[h->params[i]]];
+        }
+        if (any && on_cycle(g, entry->block, seen, stack))
+            header = entry->block;
+    }
+    free(seen);
+    free(stack);
+    if (header != UINT32_MAX) {
+        rd->late = NULL; /* once per graph */
+        specialize_on_words(pe, first, end, header, entry, lg, origin, changed);
+    }
+    free(origin);
 }

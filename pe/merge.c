@@ -816,6 +816,37 @@ static void grow_table(JgPe *pe, PeResidualData *rd)
     rd->merge_buckets = n;
 }
 
+/* A new entry for `block` with state `g` (a copy is kept), first of its
+ * bucket, and the node that puts it on g's path (g->history its parent). */
+static void add_entry(JgPe *pe, PeResidualData *rd, uint64_t h, uint8_t *key, uint32_t keylen,
+                      uint32_t block, State *g)
+{
+    MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
+    e->hash = h;
+    e->keylen = keylen;
+    e->key = key;
+    e->block = block;
+    e->compilation = pe->current->compilation_starts.count - 1;
+    e->shape = state_copy(pe, g);
+    MergeEntry **bucket = &rd->merge_table[h % rd->merge_buckets];
+    e->next = *bucket;
+    *bucket = e;
+    if (++rd->merge_count > 2 * rd->merge_buckets)
+        grow_table(pe, rd);
+    if (!rd->node_pool_left) {
+        rd->node_pool_left = 1024;
+        rd->node_pool = jg_arena_alloc(pe->rg->arena, sizeof *rd->node_pool * rd->node_pool_left);
+    }
+    PathNode *node = rd->node_pool++;
+    rd->node_pool_left--;
+    node->entry = e;
+    node->parent = g->history;
+    node->hash = h;
+    uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
+    rd->path_keys[key_bit / 64] |= (uint64_t)1 << (key_bit % 64);
+    g->history = node;
+}
+
 static void jump(JgPe *pe, Walk *w, uint32_t from, uint32_t to)
 {
     jg_set_goto(pe->rg, from, jg_link(pe->rg, to, w->args.count, w->args.items));
@@ -863,7 +894,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         w.exact = pass == 0;
         w.keep_known = pass == 0 || count < limit_of(pe);
         for (MergeEntry *e = *bucket; e; e = e->next) {
-            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
+            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0 ||
+                e->shape->on_words != cur->on_words)
                 continue;
             if (!reachable_entry(pe, e, compilation)) {
                 unreachable_seen = true;
@@ -873,6 +905,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
                 if (e->compilation == compilation && on_path(cur, e))
                     pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
+                if (rd->late && on_path(cur, e))
+                    pe->closed = e;
                 return true;
             }
         }
@@ -885,7 +919,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         pending_settle(pe, cur, *block, true);
         /* past the bound: reuse a fully general block when one exists */
         for (MergeEntry *e = *bucket; e; e = e->next) {
-            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0)
+            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0 ||
+                e->shape->on_words != cur->on_words)
                 continue;
             w.args.count = 0;
             if (!reachable_entry(pe, e, compilation))
@@ -972,32 +1007,26 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     g->host_array = host < w.pair_param.count ? w.pair_param.items[host] : 0;
     clear_marks(g);
     jump(pe, &w, *block, nb);
-    MergeEntry *e = jg_arena_alloc(pe->rg->arena, sizeof *e);
-    e->hash = h;
-    e->keylen = key.len;
-    e->key = key.data;
-    e->block = nb;
-    e->compilation = compilation;
-    e->shape = state_copy(pe, g);
-    bucket = &rd->merge_table[h % rd->merge_buckets]; /* the table may have grown */
-    e->next = *bucket;
-    *bucket = e;
-    if (++rd->merge_count > 2 * rd->merge_buckets)
-        grow_table(pe, rd);
-    if (!rd->node_pool_left) {
-        rd->node_pool_left = 1024;
-        rd->node_pool = jg_arena_alloc(pe->rg->arena, sizeof *rd->node_pool * rd->node_pool_left);
-    }
-    PathNode *node = rd->node_pool++;
-    rd->node_pool_left--;
-    node->entry = e;
-    node->parent = cur->history;
-    node->hash = h;
-    rd->path_keys[key_bit / 64] |= (uint64_t)1 << (key_bit % 64);
-    g->history = node;
+    g->history = cur->history;
+    add_entry(pe, rd, h, key.data, key.len, nb, g);
     *state = g;
     *block = nb;
     return false;
+}
+
+MergeEntry *merge_entry_of(JgPe *pe, uint32_t block)
+{
+    PeResidualData *rd = pe->current->pe_private;
+    for (uint32_t b = 0; rd && b < rd->merge_buckets; b++)
+        for (MergeEntry *e = rd->merge_table[b]; e; e = e->next)
+            if (e->block == block)
+                return e;
+    return NULL;
+}
+
+void merge_add_variant(JgPe *pe, const MergeEntry *like, uint32_t block, State *shape)
+{
+    add_entry(pe, residual_data(pe), like->hash, like->key, like->keylen, block, shape);
 }
 
 void merge_forget_from(JgPe *pe, uint32_t first)

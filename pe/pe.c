@@ -194,7 +194,7 @@ void jg_pe_set_exit_evaluator(JgPe *pe, JgEvaluator *ev)
  * compilation made are dropped and `first` exits to the evaluator from
  * `s` as it was (pe/exit.c): the run goes on, more slowly. Returns false
  * only when not even that is possible. */
-static bool compile_from(JgPe *pe, uint32_t first, State *s)
+bool pe_compile_from(JgPe *pe, uint32_t first, State *s)
 {
     State *start = state_copy(pe, s);
     /* ops already in `first` (value arguments' conversions) stay */
@@ -258,12 +258,15 @@ static bool compile_guessing(JgPe *pe, State *s, const uint64_t *args)
     const JgArgShapes *shapes = pe->host_array_shapes;
     JgPeStats stats = pe->stats;
     uint32_t kept_ops = pe->rg->blocks.items[0].ops.count;
-    bool ok = compile_from(pe, 0, s);
+    bool ok = pe_compile_from(pe, 0, s);
     pe->host_array_shapes = shapes; /* for guess_make: the specialization forgot them */
     const HostGuess *guess = ok ? guess_make(pe, args) : NULL;
     pe->probing = false;
-    if (!guess)
+    if (!guess) {
+        if (ok)
+            guess_late_arm(pe, args);
         return ok;
+    }
     JgGraph *rg = pe->rg;
     rg->blocks.count = 1;
     rg->blocks.items[0].ops.count = kept_ops;
@@ -274,7 +277,7 @@ static bool compile_guessing(JgPe *pe, State *s, const uint64_t *args)
     JgFlexswitch *fs;
     PeFlexData *data = pe_flexswitch(pe, start, 0, holds, &fs);
     if (!data) /* too many live values: without assumptions after all */
-        return compile_from(pe, 0, start);
+        return pe_compile_from(pe, 0, start);
     data->guess = guess;
     data->host_shapes = shapes;
     pe->stats.host_guesses += guess->n;
@@ -316,7 +319,7 @@ JgResidual *jg_pe_specialize(JgPe *pe, const uint64_t *args, const JgArgShapes *
         if (pe->options.host_array && i == pe->options.host_array_param)
             value_args_host_array(pe, s, shapes, param);
     }
-    bool ok = guess_probe_start(pe) ? compile_guessing(pe, s, args) : compile_from(pe, 0, s);
+    bool ok = guess_probe_start(pe) ? compile_guessing(pe, s, args) : pe_compile_from(pe, 0, s);
     pe->host_array_shapes = NULL;
     pe->host_guess = NULL;
     pe->stats.ms += now_ms() - t0;
@@ -341,6 +344,7 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
     JG_VEC_PUSH(rg->arena, data->residual->compilation_starts, nb);
     pe->stats.residual_blocks++;
     State *s = state_copy(pe, data->state);
+    pe->closed = NULL;
     Av to[fs->nlive + 2];
     JgVal from[fs->nlive + 2];
     uint32_t n = 0;
@@ -371,13 +375,14 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
             av_set(f, op->result, av_const((JgType)op->type, value));
         f->op++;
     }
-    bool ok = compile_from(pe, nb, s);
+    bool ok = pe_compile_from(pe, nb, s);
     pe->host_array_shapes = NULL;
     pe->host_guess = NULL;
     if (!ok)
         return UINT32_MAX;
     jg_flexswitch_add_case(fs, value, nb);
     pe->stats.flexswitch_cases++;
+    guess_late(pe, nb);
     return nb;
 }
 

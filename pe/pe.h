@@ -49,7 +49,10 @@ typedef struct JgPeStats {
     uint64_t promotions;       /* flexswitches emitted (not counting host_guesses' guards
                                   nor cold paths) */
     uint64_t cold_paths;       /* branches to errors left for their first run (flexswitches) */
-    uint64_t host_guesses;     /* host array integers assumed behind a guard */
+    uint64_t host_guesses;     /* host array integers assumed behind a guard at a host
+                                  call's entry (pe/guess.c) */
+    uint64_t late_guesses;     /* the same at a loop's header, once a flexswitch's case
+                                  closed the loop (guess_late) */
     uint64_t flexswitch_cases; /* cases compiled (each a resumption) */
     uint64_t residual_blocks;
     uint64_t residual_ops;

@@ -115,6 +115,11 @@ typedef struct State {
     bool forked;
     /* the residual value of the host array (value_args_host_load), 0: none */
     JgVal host_array;
+    /* on a path from a loop header specialized again on the host array's
+     * words (pe/guess.c, guess_late): it joins only blocks of such paths,
+     * where a word assumed stays a constant (a variable slot of the other
+     * blocks would accept it) */
+    bool on_words;
 } State;
 
 /* A residual block a merge-point key owns, with the state it assumes. */
@@ -140,6 +145,9 @@ typedef struct PeResidualData {
      * back along a path reads neighbouring memory */
     PathNode *node_pool;
     uint32_t node_pool_left;
+    /* a host's call specialized without assumptions whose loops did not
+     * close yet (pe/guess.c, guess_late): NULL once nothing is left to try */
+    struct LateGuess *late;
 } PeResidualData;
 
 #define PE_PATH_KEY_BITS (1u << 16)
@@ -205,6 +213,9 @@ struct JgPe {
         uint32_t slot;
         JgVal word;
     } probes[64];
+    /* the last loop a path of this compilation closed (merge_point), while
+     * guess_late looks for one */
+    const MergeEntry *closed;
     uint64_t budget_left; /* interpreter operations this compilation may still process */
     char error[512];
     bool failed;
@@ -276,6 +287,12 @@ void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *t
 /* Drops the merge-point entries of blocks from `first` on (a compilation
  * that is thrown away). */
 void merge_forget_from(JgPe *pe, uint32_t first);
+/* The merge-point entry of residual block `block`, or NULL. */
+MergeEntry *merge_entry_of(JgPe *pe, uint32_t block);
+/* Gives residual block `block` an entry of `like`'s key with state
+ * `shape` (its VARs `block`'s parameters), found before `like` by later
+ * arrivals; `shape`'s path now goes through it. */
+void merge_add_variant(JgPe *pe, const MergeEntry *like, uint32_t block, State *shape);
 
 /* ---- exits to the evaluator (pe/exit.c) ---- */
 /* Ends `block` with an exit that runs the state's frames in the graph
@@ -342,6 +359,19 @@ const HostGuess *guess_make(JgPe *pe, const uint64_t *args);
 /* Whether the host array `host` still holds `g`'s integers: an i1 emitted
  * into `block`. */
 JgVal guess_holds(JgPe *pe, uint32_t block, JgVal host, const HostGuess *g);
+/* The probe found nothing to assume (the graph's loops go on through
+ * flexswitches whose cases are not compiled yet): its loads and the words
+ * of `args`' host array are kept for guess_late. */
+void guess_late_arm(JgPe *pe, const uint64_t *args);
+/* After a compilation from block `first` that made a loop of the graph
+ * close: if the loop keeps some of the host array's integers unchanged,
+ * its header is specialized once more on their values, behind a guard on
+ * the links of this compilation that entered it. */
+void guess_late(JgPe *pe, uint32_t first);
+
+/* Specializes from `s` into block `first` (pe/pe.c): a compilation's
+ * start, or a block a compilation adds after its own path ended. */
+bool pe_compile_from(JgPe *pe, uint32_t first, State *s);
 
 /* Results: a residual graph returns a value object of a value allocator as
  * its word, and leaves its shape in jg_value_result_shape (NULL: a pointer).

@@ -278,6 +278,7 @@ State *state_copy_frames(JgPe *pe, const State *s)
     c->history = s->history;
     c->forked = s->forked;
     c->host_array = s->host_array;
+    c->on_words = s->on_words;
     c->depth = c->capacity = s->depth;
     c->frames = jg_arena_alloc(arena_of(pe), sizeof(Frame) * (s->depth + 1));
     for (uint32_t i = 0; i < s->depth; i++) {

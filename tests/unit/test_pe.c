@@ -123,6 +123,7 @@ typedef struct LoopCounts {
     unsigned loop_blocks, loop_ops, loop_calls, loop_switches, loop_allocas;
     unsigned flexswitches;
     unsigned loop_variable_divisions; /* sdiv and srem by a divisor not constant */
+    unsigned loop_constant_divisions; /* and by a constant */
 } LoopCounts;
 
 static LoopCounts count_loops(const JgGraph *g)
@@ -148,9 +149,12 @@ static LoopCounts count_loops(const JgGraph *g)
             if (blk->ops.items[o].opcode == JG_OP_ALLOCA)
                 c.loop_allocas++;
             const JgOp *op = &blk->ops.items[o];
-            if ((op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) &&
-                jg_value(g, op->args[1])->kind != JG_VK_CONST)
-                c.loop_variable_divisions++;
+            if (op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) {
+                if (jg_value(g, op->args[1])->kind != JG_VK_CONST)
+                    c.loop_variable_divisions++;
+                else
+                    c.loop_constant_divisions++;
+            }
         }
         if (blk->term.kind == JG_TERM_SWITCH || blk->term.kind == JG_TERM_FLEXSWITCH)
             c.loop_switches++;
@@ -267,10 +271,12 @@ static void test_tiered_loops_stay_virtual(void **state)
     }
 }
 
-/* The divisions by a variable in the loops of the residual graphs of a
- * run of `file` handed over at threshold 10, `no_guesses` the value of
- * JITGEN_NO_GUESSES; the output checked against the interpreter's. */
-static unsigned handed_over_variable_divisions(const char *file, int64_t n, const char *no_guesses)
+/* The loops of the residual graphs of a run of `file` handed over at
+ * threshold 10 (their counts summed), `no_guesses` the value of
+ * JITGEN_NO_GUESSES, and the partial evaluator's statistics; the output
+ * checked against the interpreter's. */
+static LoopCounts run_handed_over(const char *file, int64_t n, const char *no_guesses,
+                                  JgPeStats *stats)
 {
     Run native = run_file(file, n, tlc_eval);
     tlc_engines_shutdown();
@@ -283,21 +289,23 @@ static unsigned handed_over_variable_divisions(const char *file, int64_t n, cons
     assert_int_equal(tiered.status, native.status);
     assert_string_equal(tiered.text, native.text);
     JgPe *pe = jg_driver_pe(tlc_engines_driver());
-    unsigned divisions = 0, loops = 0;
+    LoopCounts sum = {0};
+    unsigned loops = 0;
     for (JgResidual *r = jg_pe_residuals(pe); r; r = r->next) {
         LoopCounts c = count_loops(r->graph);
-        divisions += c.loop_variable_divisions;
+        sum.loop_variable_divisions += c.loop_variable_divisions;
+        sum.loop_constant_divisions += c.loop_constant_divisions;
         loops += c.loop_blocks > 0;
     }
     assert_true(loops >= 1);
-    assert_int_equal(jg_pe_stats(pe)->host_guesses > 0, strcmp(no_guesses, "0") == 0);
+    *stats = *jg_pe_stats(pe);
     tlc_engines_shutdown();
     assert_int_equal(unsetenv("JITGEN_NO_GUESSES"), 0);
     options = (JgDriverOptions){.engine = JG_ENGINE_PE};
     assert_true(tlc_engines_init(&options, err, sizeof err));
     free(native.text);
     free(tiered.text);
-    return divisions;
+    return sum;
 }
 
 /* A modulus pushed before a loop stays a constant once the loop is handed
@@ -307,8 +315,30 @@ static void test_hand_over_guesses_invariants(void **state)
 {
     (void)state;
     const char *file = "../tests/cases/pe_guess_modulus.tlc";
-    assert_int_equal(handed_over_variable_divisions(file, 5000, "0"), 0);
-    assert_true(handed_over_variable_divisions(file, 5000, "1") >= 1);
+    JgPeStats stats;
+    assert_int_equal(run_handed_over(file, 5000, "0", &stats).loop_variable_divisions, 0);
+    assert_true(stats.host_guesses > 0);
+    assert_true(run_handed_over(file, 5000, "1", &stats).loop_variable_divisions >= 1);
+    assert_int_equal(stats.host_guesses, 0);
+}
+
+/* The same modulus in a loop whose send goes through a flexswitch before
+ * the loop closes: the entry assumes nothing, the header is specialized
+ * again on the modulus once a case closes the loop (guess_late), and a
+ * loop of the graph divides by the constant; without guessing none does. */
+static void test_hand_over_guesses_late(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_guess_late.tlc";
+    JgPeStats stats;
+    LoopCounts guessed = run_handed_over(file, 5000, "0", &stats);
+    assert_int_equal(stats.host_guesses, 0);
+    assert_int_equal(stats.late_guesses, 1);
+    assert_true(guessed.loop_constant_divisions >= 1);
+    LoopCounts plain = run_handed_over(file, 5000, "1", &stats);
+    assert_int_equal(stats.late_guesses, 0);
+    assert_int_equal(plain.loop_constant_divisions, 0);
+    assert_true(plain.loop_variable_divisions >= 1);
 }
 
 /* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
@@ -578,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_accumulator_loop),
         cmocka_unit_test(test_tiered_loops_stay_virtual),
         cmocka_unit_test(test_hand_over_guesses_invariants),
+        cmocka_unit_test(test_hand_over_guesses_late),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
