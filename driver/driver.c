@@ -605,6 +605,10 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         /* ablation (bench/ANALYSIS.md): a hand-over assumes none of its integers */
         const char *no_guesses = getenv("JITGEN_NO_GUESSES");
         pe_options.no_host_guesses = no_guesses && *no_guesses && *no_guesses != '0';
+        /* off by default (bench/ANALYSIS.md, "Guessing once the loop closes"):
+         * guesses once a handed-over loop closes through flexswitch cases */
+        const char *late = getenv("JITGEN_LATE_GUESSES");
+        pe_options.late_guesses = late && *late && *late != '0';
         /* ablation (bench/ANALYSIS.md): branches to errors specialized at once */
         const char *no_cold = getenv("JITGEN_NO_COLD_PATHS");
         pe_options.no_cold_paths = no_cold && *no_cold && *no_cold != '0';

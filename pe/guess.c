@@ -241,7 +241,7 @@ void guess_late_arm(JgPe *pe, const uint64_t *args)
 {
     const JgArgShapes *shapes = pe->host_array_shapes;
     PeResidualData *rd = pe->current->pe_private; /* none: the graph has no merge point */
-    if (!shapes || !pe->nprobes || !rd || pe->options.no_host_guesses)
+    if (!shapes || !pe->nprobes || !rd || pe->options.no_host_guesses || !pe->options.late_guesses)
         return;
     LateGuess *lg = jg_arena_alloc(pe->rg->arena, sizeof *lg);
     memset(lg, 0, sizeof *lg);

@@ -29,6 +29,9 @@ typedef struct JgPeOptions {
     bool no_value_args;           /* ablation: portal calls pass every argument as it is */
     bool no_host_guesses;         /* ablation: a host's call assumes none of the host
                                      array's integers (pe/guess.c) */
+    bool late_guesses;            /* a host's call whose loop closes only through
+                                     flexswitch cases guesses its divisors then
+                                     (pe/guess.c, guess_late; off by default) */
     bool no_cold_paths;           /* ablation: branches to errors are specialized at
                                      once, not when first taken (specialize.c) */
     uint64_t budget_ops;          /* interpreter operations one compilation may process

@@ -323,19 +323,25 @@ static void test_hand_over_guesses_invariants(void **state)
 }
 
 /* The same modulus in a loop whose send goes through a flexswitch before
- * the loop closes: the entry assumes nothing, the header is specialized
- * again on the modulus once a case closes the loop (guess_late), and a
- * loop of the graph divides by the constant; without guessing none does. */
+ * the loop closes: the entry assumes nothing; with JITGEN_LATE_GUESSES=1
+ * the header is specialized again on the modulus once a case closes the
+ * loop (guess_late), and a loop of the graph divides by the constant;
+ * without (the default), or without guessing at all, none does. */
 static void test_hand_over_guesses_late(void **state)
 {
     (void)state;
     const char *file = "../tests/cases/pe_guess_late.tlc";
     JgPeStats stats;
+    LoopCounts off = run_handed_over(file, 5000, "0", &stats);
+    assert_int_equal(stats.late_guesses, 0);
+    assert_int_equal(off.loop_constant_divisions, 0);
+    assert_int_equal(setenv("JITGEN_LATE_GUESSES", "1", 1), 0);
     LoopCounts guessed = run_handed_over(file, 5000, "0", &stats);
     assert_int_equal(stats.host_guesses, 0);
     assert_int_equal(stats.late_guesses, 1);
     assert_true(guessed.loop_constant_divisions >= 1);
     LoopCounts plain = run_handed_over(file, 5000, "1", &stats);
+    assert_int_equal(unsetenv("JITGEN_LATE_GUESSES"), 0);
     assert_int_equal(stats.late_guesses, 0);
     assert_int_equal(plain.loop_constant_divisions, 0);
     assert_true(plain.loop_variable_divisions >= 1);
