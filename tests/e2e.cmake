@@ -123,4 +123,11 @@ if(jit IN_LIST JITGEN_ENGINES)
                    ${JITGEN_TLCGEN} 15 ${TLC_SHAPE_ENGINES})
   set_tests_properties(e2e_random_shapes PROPERTIES TIMEOUT 900 ENVIRONMENT
                        "TLC_RANDOM_SHAPE=ring walk retype lateerr deep long;TLC_RANDOM_TLCB=0")
+  # the same shapes with late guesses on (off by default; docs/architecture.md,
+  # "Guessing once the loop closes"), the settings that hand loops over
+  add_test(NAME e2e_random_shapes_late_guesses
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/random_programs.sh ${JITGEN_TLC}
+                   ${JITGEN_TLCGEN} 15 interp jit@default jit@10~0)
+  set_tests_properties(e2e_random_shapes_late_guesses PROPERTIES TIMEOUT 900 ENVIRONMENT
+                       "TLC_RANDOM_SHAPE=ring walk retype lateerr deep long;TLC_RANDOM_TLCB=0;JITGEN_LATE_GUESSES=1")
 endif()

@@ -57,3 +57,13 @@ add_test(NAME e2e_value_args
 # flexswitch more (tests/e2e/hand_over_entries.sh).
 add_test(NAME e2e_hand_over_entries
          COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/hand_over_entries.sh ${JITGEN_TLC})
+
+# Late guesses (JITGEN_LATE_GUESSES=1, off by default; docs/architecture.md,
+# "Guessing once the loop closes"): both suites under the tiered default and
+# a hand-over at threshold 10 straight to LLVM, with them on.
+foreach(suite general unseen)
+  add_test(NAME e2e_late_guesses_${suite}
+           COMMAND bash ${CMAKE_CURRENT_LIST_DIR}/e2e/general_programs.sh ${JITGEN_TLC})
+  set_tests_properties(e2e_late_guesses_${suite} PROPERTIES TIMEOUT 900
+                       ENVIRONMENT "JITGEN_LATE_GUESSES=1;GENERAL_ENGINES=default llvm@10;GENERAL_SUITE=${CMAKE_CURRENT_LIST_DIR}/../bench/${suite}")
+endforeach()
