@@ -306,8 +306,8 @@ static void find_divisors(const JgGraph *g, const uint16_t *origin, bool *diviso
 /* Header `h` (its merge entry `e`) once more, from e's state with the
  * assumable parameters as their words, into a new block of this
  * compilation, entered by a guard on them from the links of blocks
- * [first, end) that entered `h`. Nothing changes if that specialization
- * ends in an exit. */
+ * [first, end) that entered `h`. If that specialization ends in an exit,
+ * no link leads to it and `h` is entered as before. */
 static bool specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, uint32_t h,
                                 const MergeEntry *e, const LateGuess *lg, const uint16_t *origin,
                                 const bool *changed)

@@ -1007,21 +1007,10 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     g->host_array = host < w.pair_param.count ? w.pair_param.items[host] : 0;
     clear_marks(g);
     jump(pe, &w, *block, nb);
-    g->history = cur->history;
     add_entry(pe, rd, h, key.data, key.len, nb, g);
     *state = g;
     *block = nb;
     return false;
-}
-
-MergeEntry *merge_entry_of(JgPe *pe, uint32_t block)
-{
-    PeResidualData *rd = pe->current->pe_private;
-    for (uint32_t b = 0; rd && b < rd->merge_buckets; b++)
-        for (MergeEntry *e = rd->merge_table[b]; e; e = e->next)
-            if (e->block == block)
-                return e;
-    return NULL;
 }
 
 void merge_add_variant(JgPe *pe, const MergeEntry *like, uint32_t block, State *shape)

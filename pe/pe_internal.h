@@ -287,8 +287,6 @@ void state_rename(JgPe *pe, State *s, uint32_t n, const JgVal *from, const Av *t
 /* Drops the merge-point entries of blocks from `first` on (a compilation
  * that is thrown away). */
 void merge_forget_from(JgPe *pe, uint32_t first);
-/* The merge-point entry of residual block `block`, or NULL. */
-MergeEntry *merge_entry_of(JgPe *pe, uint32_t block);
 /* Gives residual block `block` an entry of `like`'s key with state
  * `shape` (its VARs `block`'s parameters), found before `like` by later
  * arrivals; `shape`'s path now goes through it. */
@@ -363,10 +361,11 @@ JgVal guess_holds(JgPe *pe, uint32_t block, JgVal host, const HostGuess *g);
  * flexswitches whose cases are not compiled yet): its loads and the words
  * of `args`' host array are kept for guess_late. */
 void guess_late_arm(JgPe *pe, const uint64_t *args);
-/* After a compilation from block `first` that made a loop of the graph
- * close: if the loop keeps some of the host array's integers unchanged,
- * its header is specialized once more on their values, behind a guard on
- * the links of this compilation that entered it. */
+/* After a compilation from block `first` whose path closed a loop
+ * (pe->closed): if the loop's header keeps some of the host array's
+ * integers unchanged and the graph divides by one of them, the header is
+ * specialized once more on their values, entered through a guard from the
+ * links of this compilation that entered it (once per graph). */
 void guess_late(JgPe *pe, uint32_t first);
 
 /* Specializes from `s` into block `first` (pe/pe.c): a compilation's
