@@ -171,6 +171,28 @@ static uint16_t *find_origins(const JgGraph *g, const struct GuessProbe *probes,
     return origin;
 }
 
+/* Into `g`: the word each probed element of `args`' host array holds now,
+ * once per element, but those `skip` names (NULL: none). */
+static void host_words_now(const JgPe *pe, const uint64_t *args, const bool *skip, HostGuess *g)
+{
+    const JgArgShapes *shapes = pe->host_array_shapes;
+    const char *const *objects = (const char *const *)(uintptr_t)args[pe->options.host_array_param];
+    for (uint32_t k = 0; k < pe->nprobes && g->n < PE_HOST_GUESS_MAX; k++) {
+        uint32_t j = pe->probes[k].slot;
+        int64_t offset;
+        bool seen = false;
+        for (uint32_t i = 0; i < g->n; i++)
+            seen |= g->slot[i] == j;
+        if (seen || j >= PE_HOST_ARRAY_MAX || (skip && skip[j]) ||
+            !value_args_host_word(shapes, j, &offset))
+            continue;
+        g->slot[g->n] = j;
+        g->word_offset[g->n] = offset;
+        memcpy(&g->word[g->n], objects[j] + offset, sizeof g->word[g->n]);
+        g->n++;
+    }
+}
+
 const HostGuess *guess_make(JgPe *pe, const uint64_t *args)
 {
     pe->probing = false;
@@ -180,22 +202,11 @@ const HostGuess *guess_make(JgPe *pe, const uint64_t *args)
     bool changed[PE_HOST_ARRAY_MAX] = {false}, kept[PE_HOST_ARRAY_MAX] = {false};
     if (!find_invariants(pe, pe->rg, changed, kept))
         return NULL;
-    const char *const *objects = (const char *const *)(uintptr_t)args[pe->options.host_array_param];
+    bool skip[PE_HOST_ARRAY_MAX];
+    for (uint32_t j = 0; j < PE_HOST_ARRAY_MAX; j++)
+        skip[j] = changed[j] || !kept[j];
     HostGuess g = {0};
-    for (uint32_t k = 0; k < pe->nprobes && g.n < PE_HOST_GUESS_MAX; k++) {
-        uint32_t j = pe->probes[k].slot;
-        int64_t offset;
-        bool seen = false;
-        for (uint32_t i = 0; i < g.n; i++)
-            seen |= g.slot[i] == j;
-        if (seen || j >= PE_HOST_ARRAY_MAX || changed[j] || !kept[j] ||
-            !value_args_host_word(shapes, j, &offset))
-            continue;
-        g.slot[g.n] = j;
-        g.word_offset[g.n] = offset;
-        memcpy(&g.word[g.n], objects[j] + offset, sizeof g.word[g.n]);
-        g.n++;
-    }
+    host_words_now(pe, args, skip, &g);
     if (!g.n)
         return NULL;
     HostGuess *made = jg_arena_alloc(pe->rg->arena, sizeof *made);
@@ -231,9 +242,7 @@ enum { GUESS_LATE_TRIES = 8 };
 typedef struct LateGuess {
     uint32_t nprobes;
     struct GuessProbe probes[64];
-    uint32_t nwords;
-    uint32_t slot[PE_HOST_GUESS_MAX];
-    uint64_t word[PE_HOST_GUESS_MAX];
+    HostGuess words;
     unsigned tries_left;
 } LateGuess;
 
@@ -247,29 +256,17 @@ void guess_late_arm(JgPe *pe, const uint64_t *args)
     memset(lg, 0, sizeof *lg);
     lg->nprobes = pe->nprobes;
     memcpy(lg->probes, pe->probes, sizeof pe->probes[0] * pe->nprobes);
-    const char *const *objects = (const char *const *)(uintptr_t)args[pe->options.host_array_param];
-    for (uint32_t k = 0; k < pe->nprobes && lg->nwords < PE_HOST_GUESS_MAX; k++) {
-        uint32_t j = pe->probes[k].slot;
-        int64_t offset;
-        bool seen = false;
-        for (uint32_t i = 0; i < lg->nwords; i++)
-            seen |= lg->slot[i] == j;
-        if (seen || j >= PE_HOST_ARRAY_MAX || !value_args_host_word(shapes, j, &offset))
-            continue;
-        lg->slot[lg->nwords] = j;
-        memcpy(&lg->word[lg->nwords], objects[j] + offset, sizeof lg->word[0]);
-        lg->nwords++;
-    }
+    host_words_now(pe, args, NULL, &lg->words);
     lg->tries_left = GUESS_LATE_TRIES;
-    rd->late = lg->nwords ? lg : NULL;
+    rd->late = lg->words.n ? lg : NULL;
 }
 
 /* The word `lg` saw in host array element `slot` (an origin), if any. */
 static bool late_word(const LateGuess *lg, uint16_t slot, uint64_t *word)
 {
-    for (uint32_t i = 0; i < lg->nwords; i++)
-        if (lg->slot[i] == slot) {
-            *word = lg->word[i];
+    for (uint32_t i = 0; i < lg->words.n; i++)
+        if (lg->words.slot[i] == slot) {
+            *word = lg->words.word[i];
             return true;
         }
     return false;
@@ -303,16 +300,16 @@ static void find_divisors(const JgGraph *g, const uint16_t *origin, bool *diviso
     }
 }
 
-/* Header `h` (its merge entry `e`) once more, from e's state with the
+/* The header of merge entry `e` once more, from e's state with the
  * assumable parameters as their words, into a new block of this
  * compilation, entered by a guard on them from the links of blocks
- * [first, end) that entered `h`. If that specialization ends in an exit,
- * no link leads to it and `h` is entered as before. */
-static bool specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, uint32_t h,
-                                const MergeEntry *e, const LateGuess *lg, const uint16_t *origin,
-                                const bool *changed)
+ * [first, end) that entered it. If that specialization ends in an exit,
+ * no link leads to it and the header is entered as before. */
+static void specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, const MergeEntry *e,
+                                const LateGuess *lg, const uint16_t *origin, const bool *changed)
 {
     JgGraph *g = pe->rg;
+    uint32_t h = e->block;
     uint32_t np = g->blocks.items[h].nparams;
     JgVal from[np + 1];
     Av to[np + 1];
@@ -345,7 +342,7 @@ static bool specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, uint32_t
     uint64_t exits = pe->stats.exits;
     if (!pe_compile_from(pe, vb, s) || pe->stats.exits != exits) {
         merge_forget_from(pe, vb);
-        return false;
+        return;
     }
     uint32_t gb = jg_block_new(g, 0, NULL);
     pe->stats.residual_blocks++;
@@ -373,7 +370,6 @@ static bool specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, uint32_t
                 t->links[l].target = gb;
     }
     pe->stats.late_guesses += assumed;
-    return true;
 }
 
 void guess_late(JgPe *pe, uint32_t first)
@@ -386,38 +382,28 @@ void guess_late(JgPe *pe, uint32_t first)
         rd->late = NULL;
     JgGraph *g = pe->rg;
     uint32_t end = g->blocks.count;
-    bool changed[PE_HOST_ARRAY_MAX] = {false};
+    bool changed[PE_HOST_ARRAY_MAX] = {false}, divisor[PE_HOST_ARRAY_MAX] = {false};
     uint16_t *origin = find_origins(g, lg->probes, lg->nprobes, changed);
-    uint8_t *seen = malloc(end + 1);
-    uint32_t *stack = malloc(sizeof *stack * (end + 1));
-    if (!origin || !seen || !stack) {
-        free(origin);
-        free(seen);
-        free(stack);
+    if (!origin)
         return;
-    }
     /* the header of the loop this compilation closed, with a parameter to
      * assume that the graph divides by */
     const MergeEntry *entry = pe->closed;
-    uint32_t header = UINT32_MAX;
-    if (entry) {
-        bool divisor[PE_HOST_ARRAY_MAX] = {false};
-        find_divisors(g, origin, divisor);
-        const JgBlock *h = &g->blocks.items[entry->block];
-        bool any = false;
-        for (uint32_t i = 0; i < h->nparams && !any; i++) {
-            uint64_t word;
-            any = late_assumable(lg, origin, changed, h->params[i], &word) &&
-                  divisor[origin[h->params[i]]];
-        }
-        if (any && on_cycle(g, entry->block, seen, stack))
-            header = entry->block;
+    const JgBlock *h = &g->blocks.items[entry->block];
+    find_divisors(g, origin, divisor);
+    bool any = false;
+    for (uint32_t i = 0; i < h->nparams && !any; i++) {
+        uint64_t word;
+        any = late_assumable(lg, origin, changed, h->params[i], &word) &&
+              divisor[origin[h->params[i]]];
+    }
+    uint8_t *seen = any ? malloc(end + 1) : NULL;
+    uint32_t *stack = any ? malloc(sizeof *stack * (end + 1)) : NULL;
+    if (seen && stack && on_cycle(g, entry->block, seen, stack)) {
+        rd->late = NULL; /* once per graph */
+        specialize_on_words(pe, first, end, entry, lg, origin, changed);
     }
     free(seen);
     free(stack);
-    if (header != UINT32_MAX) {
-        rd->late = NULL; /* once per graph */
-        specialize_on_words(pe, first, end, header, entry, lg, origin, changed);
-    }
     free(origin);
 }

@@ -903,10 +903,15 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             }
             count += pass == 0;
             if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
-                if (e->compilation == compilation && on_path(cur, e))
-                    pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
-                if (rd->late && on_path(cur, e))
-                    pe->closed = e;
+                /* the jump closes a loop: its header is entered from within
+                 * (and guess_late looks at it) */
+                bool own = e->compilation == compilation;
+                if ((own || rd->late) && on_path(cur, e)) {
+                    if (own)
+                        pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
+                    if (rd->late)
+                        pe->closed = e;
+                }
                 return true;
             }
         }
