@@ -884,10 +884,14 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     uint64_t h = hash_bytes(key.data, key.len);
     MergeEntry **bucket = &rd->merge_table[h % rd->merge_buckets];
     Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
-    unsigned count = 0;
-    bool unreachable_seen = false;
+    unsigned count;
+    bool unreachable_seen;
+    bool narrowed = false;
     MergeEntry *last = NULL;
     uint32_t compilation = pe->current->compilation_starts.count - 1;
+match:
+    count = 0;
+    unreachable_seen = false;
     /* past the bound of blocks per key (counted in the first pass) a block
      * may lose what the arriving state knows of memory */
     for (int pass = 0; pass < 2; pass++) {
@@ -916,9 +920,31 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
             }
         }
     }
+    /* the newest block of this key on the path (a loop's last trip) */
+    if (!narrowed) {
+        unsigned steps = 0;
+        uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
+        bool on_paths = rd->path_keys[key_bit / 64] >> (key_bit % 64) & 1;
+        for (PathNode *n = on_paths ? cur->history : NULL; n && steps < 1024;
+             n = n->parent, steps++)
+            if (n->hash == h && n->entry->keylen == key.len &&
+                memcmp(n->entry->key, key.data, key.len) == 0) {
+                last = n->entry;
+                break;
+            }
+    }
+    unsigned limit = limit_of(pe);
+    /* past the first block of the path that keeps pending stores, a trip
+     * that stores a node linking to real memory where that block kept none
+     * emits the store and looks again (pending_narrow): kept pending, each
+     * node pushed onto a structure of real memory made one more block */
+    if (count < limit && last && pending_count(last->shape) && !narrowed &&
+        pending_narrow(pe, cur, *block, last->shape)) {
+        narrowed = true;
+        goto match;
+    }
     w.exact = false;
     w.keep_known = false;
-    unsigned limit = limit_of(pe);
     w.full = count >= limit;
     if (w.full) {
         pending_settle(pe, cur, *block, true);
@@ -935,19 +961,9 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         }
     }
     /* a new block whose state generalizes what changed along this path
-     * since it last went through this key (a loop): constants that differ
-     * between paths that never met stay constants in blocks of their own */
-    last = NULL;
-    unsigned steps = 0;
-    uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
-    bool on_paths = rd->path_keys[key_bit / 64] >> (key_bit % 64) & 1;
-    for (PathNode *n = on_paths ? cur->history : NULL; n && steps < 1024; n = n->parent, steps++)
-        if (n->hash == h && n->entry->keylen == key.len &&
-            memcmp(n->entry->key, key.data, key.len) == 0) {
-            last = n->entry;
-            break;
-        }
-    /* the new block's state: green constants as they are, every red local
+     * since it last went through this key (`last`, a loop): constants that
+     * differ between paths that never met stay constants in blocks of their
+     * own. The new block's state: green constants as they are, every red local
      * generalized below, the cache set after binding (so nothing of `cur`
      * needs copying deeply) */
     State *g = state_copy_frames(pe, cur);

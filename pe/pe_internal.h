@@ -272,6 +272,11 @@ void pending_flush_all(JgPe *pe, State *s, uint32_t block);
 void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                            JgType type);
 uint32_t pending_count(const State *s);
+/* At a merge point with no block that fits: the pending stores of `s` of
+ * virtual objects linking to real memory (nodes pushed onto a structure)
+ * at offsets where `shape`, the block the path last went through at this
+ * key, keeps none are emitted in `block`. Returns how many. */
+uint32_t pending_narrow(JgPe *pe, State *s, uint32_t block, const State *shape);
 void pending_settle(JgPe *pe, State *s, uint32_t block, bool all);
 
 /* ---- merge points (pe/merge.c) ---- */

@@ -185,3 +185,49 @@ void pending_settle(JgPe *pe, State *s, uint32_t block, bool all)
             flush_entry(pe, s, block, i);
     }
 }
+
+/* ---- which pending stores a loop header keeps ---- */
+
+/* Whether `shape` keeps a pending store at `offset` with `type` (of any
+ * base: the bases of a block's shape are its parameters). */
+static bool shape_keeps(const State *shape, int64_t offset, uint8_t type)
+{
+    for (uint32_t i = 0; i < shape->ncache; i++)
+        if (shape->cache[i].pending && shape->cache[i].offset == offset &&
+            shape->cache[i].type == type)
+            return true;
+    return false;
+}
+
+/* Whether `a` is a virtual object that links to real memory (a field holds
+ * a residual pointer, itself or through the virtual objects it holds): a
+ * node joining a real structure, which later trips rarely overwrite before
+ * it escapes, unlike a boxed number replaced by the next write to its
+ * field. `mark` stops at objects seen (virtual objects may form cycles). */
+static bool links_real(Av a, uint32_t mark)
+{
+    if (a.kind != AV_VIRT || a.obj->materialized || a.obj->mark == mark)
+        return false;
+    a.obj->mark = mark;
+    for (uint32_t i = 0; i < a.obj->nfields; i++) {
+        Av f = a.obj->fields[i].value;
+        if ((f.kind == AV_VAR && f.type == JG_PTR) || links_real(f, mark))
+            return true;
+    }
+    return false;
+}
+
+uint32_t pending_narrow(JgPe *pe, State *s, uint32_t block, const State *shape)
+{
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->ncache; i++)
+        if (s->cache[i].pending && !shape_keeps(shape, s->cache[i].offset, s->cache[i].type)) {
+            bool links = links_real(s->cache[i].value, ++pe->walk);
+            unmark_av(s->cache[i].value);
+            if (links) {
+                flush_entry(pe, s, block, i);
+                n++;
+            }
+        }
+    return n;
+}

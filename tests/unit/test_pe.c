@@ -347,6 +347,27 @@ static void test_hand_over_guesses_late(void **state)
     assert_true(plain.loop_variable_divisions >= 1);
 }
 
+/* A stack of nodes in an object the interpreter allocated, pushed on some
+ * trips of a handed-over loop: the pushed node, kept pending in the
+ * object's `top`, grew the loop by one block per node pushed; with the
+ * stores of nodes that the block a trip came from did not keep emitted at
+ * the header (pending_narrow), the handed-over loop is no larger than the
+ * loop compiled from the frame's start. */
+static void test_hand_over_pending_links(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_pending_links.tlc";
+    JgPeStats handed;
+    run_handed_over(file, 5000, "0", &handed);
+    Run start = run_file(file, 5000, tlc_eval_driver);
+    assert_int_equal(start.status, 0);
+    free(start.text);
+    const JgPeStats *from_start = jg_pe_stats(jg_driver_pe(tlc_engines_driver()));
+    assert_true(handed.pending_stores > 0);
+    assert_true(handed.residual_ops <= from_start->residual_ops);
+    assert_true(handed.flexswitch_cases <= from_start->flexswitch_cases + 1);
+}
+
 /* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
  * argument's type, then an unboxed comparison; returning the argument itself
  * allocates nothing. With value arguments the type comes in the key (the
@@ -615,6 +636,7 @@ int main(void)
         cmocka_unit_test(test_tiered_loops_stay_virtual),
         cmocka_unit_test(test_hand_over_guesses_invariants),
         cmocka_unit_test(test_hand_over_guesses_late),
+        cmocka_unit_test(test_hand_over_pending_links),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
