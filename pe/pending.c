@@ -200,10 +200,11 @@ static bool shape_keeps(const State *shape, int64_t offset, uint8_t type)
 }
 
 /* Whether `a` is a virtual object that links to real memory (a field holds
- * a residual pointer, itself or through the virtual objects it holds): a
- * node joining a real structure, which later trips rarely overwrite before
- * it escapes, unlike a boxed number replaced by the next write to its
- * field. `mark` stops at objects seen (virtual objects may form cycles). */
+ * a residual pointer or a materialized object, itself or through the
+ * virtual objects it holds): a node joining a real structure, which later
+ * trips rarely overwrite before it escapes, unlike a boxed number replaced
+ * by the next write to its field. `mark` stops at objects seen (virtual
+ * objects may form cycles). */
 static bool links_real(Av a, uint32_t mark)
 {
     if (a.kind != AV_VIRT || a.obj->materialized || a.obj->mark == mark)
@@ -211,7 +212,8 @@ static bool links_real(Av a, uint32_t mark)
     a.obj->mark = mark;
     for (uint32_t i = 0; i < a.obj->nfields; i++) {
         Av f = a.obj->fields[i].value;
-        if ((f.kind == AV_VAR && f.type == JG_PTR) || links_real(f, mark))
+        if ((f.kind == AV_VAR && f.type == JG_PTR) ||
+            (f.kind == AV_VIRT && f.obj->materialized) || links_real(f, mark))
             return true;
     }
     return false;
