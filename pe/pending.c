@@ -212,8 +212,8 @@ static bool links_real(Av a, uint32_t mark)
     a.obj->mark = mark;
     for (uint32_t i = 0; i < a.obj->nfields; i++) {
         Av f = a.obj->fields[i].value;
-        if ((f.kind == AV_VAR && f.type == JG_PTR) ||
-            (f.kind == AV_VIRT && f.obj->materialized) || links_real(f, mark))
+        if ((f.kind == AV_VAR && f.type == JG_PTR) || (f.kind == AV_VIRT && f.obj->materialized) ||
+            links_real(f, mark))
             return true;
     }
     return false;
