@@ -15,8 +15,8 @@
 passed=0
 failed=0
 # TLC_TIMEOUT_SCALE (default 1) multiplies every time limit of the scripts:
-# a build run under an emulator (the AArch64 cross build under qemu,
-# tests/CMakeLists.txt) is several times slower.
+# a build run under an emulator (the AArch64 cross build under qemu) or with
+# the sanitizers is several times slower (tests/CMakeLists.txt).
 timeout_scale=${TLC_TIMEOUT_SCALE:-1}
 
 pass() {
