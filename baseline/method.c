@@ -1902,14 +1902,20 @@ static uint32_t loop_code(const X64Buf *b, uint32_t site, uint32_t *start)
     return target <= site ? end : 0;
 }
 
-/* The code offsets of the method's flexswitch blocks, in `at` (room for
- * the method's blocks); their count. */
+/* The code offsets of the method's flexswitch blocks that have a case, in
+ * `at` (room for the method's blocks); their count. A flexswitch without
+ * cases has never been reached (a cold path's, an error's check, or a
+ * promotion on a path not taken yet): a loop it sits in does not take it;
+ * once taken, its case grows the graph into another method, which the
+ * tier-up's count of method entries sees until consolidation compiles
+ * the graph again. */
 static uint32_t flexswitch_offsets(const Codegen *c, uint32_t *at)
 {
     uint32_t n = 0;
     for (uint32_t b = c->lo; b < c->hi; b++) {
         uint32_t label = c->labels[b - c->lo];
-        if (c->g->blocks.items[b].term.kind == JG_TERM_FLEXSWITCH && x64_placed(&c->buf, label))
+        const JgTerm *t = &c->g->blocks.items[b].term;
+        if (t->kind == JG_TERM_FLEXSWITCH && t->nlinks > 1 && x64_placed(&c->buf, label))
             at[n++] = c->buf.labels[label];
     }
     return n;

@@ -7,7 +7,9 @@
  * landings at those blocks call a copy of the method, and that copy (only
  * those landings and the blocks they reach, `optnone`: LLVM's optimizer
  * skips it), which runs until control leaves it exactly as the method
- * would. */
+ * would, or until it reaches the landing where that loop begins, where it
+ * leaves through the dispatcher into the method itself (cold_exit): a loop
+ * taken over at a cold landing goes on in optimized code. */
 #include <stdlib.h>
 
 #include "internal.h"
@@ -137,6 +139,17 @@ static void mark_cold(LgMethod *m, const uint32_t *comp, const bool *cyclic)
         m->cold[b - m->lo] = entry[c] != MANY && entry[c] != t;
         m->ncold += m->cold[b - m->lo];
     }
+    /* the loops cold landings enter: where their entry is a landing of its
+     * own (not cold), the clone leaves there, and the trip that began at a
+     * cold landing goes on in the optimized loop; otherwise (the method's
+     * own code enters the loop) the clone runs it */
+    for (uint32_t b = m->lo; b < m->hi; b++) {
+        if (!m->cold[b - m->lo])
+            continue;
+        uint32_t e = entry[comp[lg_final_target(m, b) - m->lo]];
+        if (e < m->hi && e != m->lo && m->lg->blocks[e].enterable && !m->cold[e - m->lo])
+            m->cold_exit[e - m->lo] = true;
+    }
     free(entry);
 }
 
@@ -144,8 +157,9 @@ bool lg_find_cold_entries(LgMethod *m)
 {
     uint32_t n = m->hi - m->lo;
     m->cold = calloc(n, sizeof *m->cold);
+    m->cold_exit = calloc(n, sizeof *m->cold_exit);
     m->ncold = 0;
-    if (!m->cold)
+    if (!m->cold || !m->cold_exit)
         return lg_fail(m, "out of memory");
     if (m->primary || m->clone)
         return true;

@@ -202,6 +202,11 @@ typedef struct LgMethod {
     const char *fn_name;      /* the function's name (NULL: the module's) */
     bool *cold;               /* per local block: its landing calls cold_fn */
     uint32_t ncold;
+    /* per local block: the landing where the method's loop that a cold
+     * landing enters begins (cold.c); the clone leaves there, through the
+     * dispatcher, so the loop goes on in the optimized method */
+    bool *cold_exit;
+    const bool *leave_at; /* the clone: cold_exit of the method it copies */
     LLVMValueRef cold_fn;       /* the clone, when ncold > 0 */
     uint32_t current;           /* the residual block being lowered */
     LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
@@ -229,7 +234,7 @@ bool lg_need_slots(LgMethod *m, uint32_t n);
 /* Whether `block` belongs to the method. */
 static inline bool lg_internal(const LgMethod *m, uint32_t block)
 {
-    return block >= m->lo && block < m->hi;
+    return block >= m->lo && block < m->hi && !(m->leave_at && m->leave_at[block - m->lo]);
 }
 
 /* Whether a terminator's links are control-flow successors. */

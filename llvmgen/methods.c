@@ -247,11 +247,13 @@ static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
     return true;
 }
 
-/* A link to a block of an earlier method: arguments into InputArgs slots,
- * then out through the dispatchers. */
+/* A link to a block of an earlier method, or, from the clone, to the
+ * landing where its loop goes on optimized (LgMethod.leave_at): arguments
+ * into InputArgs slots, then out through the dispatchers. */
 static bool build_external(LgMethod *m, const JgLink *l)
 {
-    if (l->target >= m->lo || !m->lg->blocks[l->target].enterable)
+    bool leaves = l->target >= m->lo && l->target < m->hi && !lg_internal(m, l->target);
+    if ((l->target >= m->lo && !leaves) || !m->lg->blocks[l->target].enterable)
         return lg_fail(m, "link to block %u, which no dispatcher can enter (not JG_BLOCK_ENTRY)",
                        l->target);
     if (!check_link(m, l) || !lg_need_slots(m, l->nargs))
@@ -561,6 +563,7 @@ static void release(LgMethod *m)
     free(m->fused);
     free(m->scratch);
     free(m->cold);
+    free(m->cold_exit);
     lg_free_forwarding(m);
     if (m->b)
         LLVMDisposeBuilder(m->b);
@@ -591,6 +594,7 @@ static bool build_clone(LgMethod *m)
                   .mod = m->mod,
                   .clone = true,
                   .entries_only = m->cold,
+                  .leave_at = m->cold_exit,
                   .fn_name = name,
                   .err = m->err,
                   .errsize = m->errsize};
