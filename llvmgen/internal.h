@@ -206,7 +206,7 @@ typedef struct LgMethod {
      * landing enters begins (cold.c); the clone leaves there, through the
      * dispatcher, so the loop goes on in the optimized method */
     bool *cold_exit;
-    const bool *leave_at; /* the clone: cold_exit of the method it copies */
+    const bool *leave_at;       /* the clone: cold_exit of the method it copies */
     LLVMValueRef cold_fn;       /* the clone, when ncold > 0 */
     uint32_t current;           /* the residual block being lowered */
     LLVMMetadataRef loop_id;    /* !llvm.loop of latches (O1, O2), made on demand */
