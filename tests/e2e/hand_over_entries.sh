@@ -12,6 +12,9 @@
 # brings its boxed operands in the saved stack, read by their shapes
 # (JgDriverOptions.host_array): no more promotions than from the start (the
 # guard on the integers a hand-over assumes, pe.host_guesses, is not one).
+# A handed-over loop LLVM takes over at a cold landing (error_loop's: two
+# landings in one loop, llvmgen/cold.c) goes on in the optimized method: the
+# unoptimized copy the landing calls holds no loop of its own.
 #
 # usage: hand_over_entries.sh TLC_BINARY
 set -uo pipefail
@@ -48,4 +51,14 @@ for run in "pythagoras 300" "collatz 3000"; do
     expect "$prog $n (default): $tiered flexswitches, at most $eager" \
         [ "${tiered:-99}" -le "${eager:-0}" ]
 done
+"$tlc" run --engine=interp "$suite/error_loop.tlc" 3000 >want 2>/dev/null
+export JITGEN_TIER_UP_NOW=loops
+t "error_loop 3000 in LLVM's code from its hand-over" 1 \
+    run --jit-threshold=1000 --dump=llvm-opt "$suite/error_loop.tlc" 3000
+unset JITGEN_TIER_UP_NOW
+expect "error_loop 3000 in LLVM's code: the interpreter's output" cmp -s out want
+copies=$(grep -c '^define.*\.entries(' err)
+loops=$(awk '/^define/ { copy = ($0 ~ /\.entries\(/) } copy && /llvm\.loop/ { n++ } END { print n + 0 }' err)
+expect "error_loop 3000: a copy for cold landings ($copies), no loop in it ($loops)" \
+    [ "$copies" -ge 1 -a "$loops" -eq 0 ]
 finish
