@@ -157,12 +157,14 @@ bool lg_find_cold_entries(LgMethod *m)
 {
     uint32_t n = m->hi - m->lo;
     m->cold = calloc(n, sizeof *m->cold);
-    m->cold_exit = calloc(n, sizeof *m->cold_exit);
     m->ncold = 0;
-    if (!m->cold || !m->cold_exit)
+    if (!m->cold)
         return lg_fail(m, "out of memory");
     if (m->primary || m->clone)
         return true;
+    m->cold_exit = calloc(n, sizeof *m->cold_exit);
+    if (!m->cold_exit)
+        return lg_fail(m, "out of memory");
     uint32_t *comp = calloc(n, sizeof *comp);
     bool *cyclic = calloc(n, sizeof *cyclic);
     bool ok = comp && cyclic && components(m, comp, cyclic);

@@ -252,7 +252,8 @@ static bool add_incoming(LgMethod *m, const JgLink *l, LLVMBasicBlockRef from)
  * into InputArgs slots, then out through the dispatchers. */
 static bool build_external(LgMethod *m, const JgLink *l)
 {
-    bool leaves = l->target >= m->lo && l->target < m->hi && !lg_internal(m, l->target);
+    bool leaves =
+        m->leave_at && l->target >= m->lo && l->target < m->hi && m->leave_at[l->target - m->lo];
     if ((l->target >= m->lo && !leaves) || !m->lg->blocks[l->target].enterable)
         return lg_fail(m, "link to block %u, which no dispatcher can enter (not JG_BLOCK_ENTRY)",
                        l->target);

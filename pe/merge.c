@@ -874,6 +874,22 @@ static unsigned limit_of(const JgPe *pe)
     return pe->options.max_specializations ? pe->options.max_specializations : 6;
 }
 
+/* The newest block of key `h` on the path to `cur` (a loop's last trip
+ * through it), or NULL. */
+static MergeEntry *last_on_path(const PeResidualData *rd, const State *cur, uint64_t h,
+                                const Buf *key)
+{
+    uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
+    if (!(rd->path_keys[key_bit / 64] >> (key_bit % 64) & 1))
+        return NULL;
+    unsigned steps = 0;
+    for (PathNode *n = cur->history; n && steps < 1024; n = n->parent, steps++)
+        if (n->hash == h && n->entry->keylen == key->len &&
+            memcmp(n->entry->key, key->data, key->len) == 0)
+            return n->entry;
+    return NULL;
+}
+
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
 {
     State *cur = *state;
@@ -884,64 +900,52 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     uint64_t h = hash_bytes(key.data, key.len);
     MergeEntry **bucket = &rd->merge_table[h % rd->merge_buckets];
     Walk w = {.pe = pe, .cur = cur, .block = *block, .mode = WALK_MATCH};
-    unsigned count;
-    bool unreachable_seen;
-    bool narrowed = false;
+    unsigned count = 0, limit = limit_of(pe);
+    bool unreachable_seen = false;
     MergeEntry *last = NULL;
     uint32_t compilation = pe->current->compilation_starts.count - 1;
-match:
-    count = 0;
-    unreachable_seen = false;
-    /* past the bound of blocks per key (counted in the first pass) a block
-     * may lose what the arriving state knows of memory */
-    for (int pass = 0; pass < 2; pass++) {
-        w.exact = pass == 0;
-        w.keep_known = pass == 0 || count < limit_of(pe);
-        for (MergeEntry *e = *bucket; e; e = e->next) {
-            if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0 ||
-                e->shape->on_words != cur->on_words)
-                continue;
-            if (!reachable_entry(pe, e, compilation)) {
-                unreachable_seen = true;
-                continue;
-            }
-            count += pass == 0;
-            if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
-                /* the jump closes a loop: its header is entered from within
-                 * (and guess_late looks at it) */
-                bool own = e->compilation == compilation;
-                if ((own || rd->late) && on_path(cur, e)) {
-                    if (own)
-                        pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
-                    if (rd->late)
-                        pe->closed = e;
+    for (bool narrowed = false;; narrowed = true) {
+        count = 0;
+        unreachable_seen = false;
+        /* past the bound of blocks per key (counted in the first pass) a
+         * block may lose what the arriving state knows of memory */
+        for (int pass = 0; pass < 2; pass++) {
+            w.exact = pass == 0;
+            w.keep_known = pass == 0 || count < limit;
+            for (MergeEntry *e = *bucket; e; e = e->next) {
+                if (e->hash != h || e->keylen != key.len ||
+                    memcmp(e->key, key.data, key.len) != 0 || e->shape->on_words != cur->on_words)
+                    continue;
+                if (!reachable_entry(pe, e, compilation)) {
+                    unreachable_seen = true;
+                    continue;
                 }
-                return true;
+                count += pass == 0;
+                if (match_state(&w, e->shape, cur) && collect_and_jump(pe, &w, e, cur, *block)) {
+                    /* the jump closes a loop: its header is entered from
+                     * within (and guess_late looks at it) */
+                    bool own = e->compilation == compilation;
+                    if ((own || rd->late) && on_path(cur, e)) {
+                        if (own)
+                            pe->rg->blocks.items[e->block].flags |= JG_BLOCK_ENTRY;
+                        if (rd->late)
+                            pe->closed = e;
+                    }
+                    return true;
+                }
             }
         }
-    }
-    /* the newest block of this key on the path (a loop's last trip) */
-    if (!narrowed) {
-        unsigned steps = 0;
-        uint32_t key_bit = (uint32_t)(h % PE_PATH_KEY_BITS);
-        bool on_paths = rd->path_keys[key_bit / 64] >> (key_bit % 64) & 1;
-        for (PathNode *n = on_paths ? cur->history : NULL; n && steps < 1024;
-             n = n->parent, steps++)
-            if (n->hash == h && n->entry->keylen == key.len &&
-                memcmp(n->entry->key, key.data, key.len) == 0) {
-                last = n->entry;
-                break;
-            }
-    }
-    unsigned limit = limit_of(pe);
-    /* past the first block of the path that keeps pending stores, a trip
-     * that stores a node linking to real memory where that block kept none
-     * emits the store and looks again (pending_narrow): kept pending, each
-     * node pushed onto a structure of real memory made one more block */
-    if (count < limit && last && pending_count(last->shape) && !narrowed &&
-        pending_narrow(pe, cur, *block, last->shape)) {
-        narrowed = true;
-        goto match;
+        if (narrowed)
+            break;
+        last = last_on_path(rd, cur, h, &key);
+        /* past the first block of the path that keeps pending stores, a
+         * trip that stores a node linking to real memory where that block
+         * kept none emits the store and looks again (pending_narrow): kept
+         * pending, each node pushed onto a structure of real memory made
+         * one more block */
+        if (!(count < limit && last && pending_count(last->shape) &&
+              pending_narrow(pe, cur, *block, last->shape)))
+            break;
     }
     w.exact = false;
     w.keep_known = false;
