@@ -551,11 +551,18 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
     uint32_t nroots = 0;
     uint32_t *order = malloc(sizeof *order * (k->n ? k->n : 1));
     uint32_t *color = malloc(sizeof *color * (k->n ? k->n : 1));
-    if (!order || !color) {
+    /* per register, the roots colored with it so far, as a list through
+     * `same`: a root is checked against those only */
+    uint32_t *same = malloc(sizeof *same * (k->n ? k->n : 1));
+    uint32_t holders[NHOME_REGS];
+    if (!order || !color || !same) {
         free(order);
         free(color);
+        free(same);
         return; /* no registers: slower code, the same results */
     }
+    for (uint32_t r = 0; r < NHOME_REGS; r++)
+        holders[r] = NONE;
     for (uint32_t i = 0; i < k->n; i++)
         if (find(k, i) == i && weight[i] > 0)
             order[nroots++] = i;
@@ -574,18 +581,21 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             if (crosses && r >= NCALLEE_SAVED)
                 break;
             bool taken = false;
-            for (uint32_t j = 0; j < i && !taken; j++)
-                taken = color[j] == r && classes_interfere(k, root, order[j]);
+            for (uint32_t j = holders[r]; j != NONE && !taken; j = same[j])
+                taken = classes_interfere(k, root, order[j]);
             if (!taken)
                 color[i] = r;
         }
         if (color[i] == NONE)
             continue;
+        same[i] = holders[color[i]];
+        holders[color[i]] = i;
         for (uint32_t m = root; m != NONE; m = k->next[m])
             c->reg[k->value[m]] = (uint8_t)bl_home_regs[color[i]];
     }
     free(order);
     free(color);
+    free(same);
 }
 
 /* The ALLOCA area, the scratch space of calls and the frame capacity, and

@@ -57,10 +57,14 @@ struct Virt {
 
 /* ---- frames and states ---- */
 
-/* Per interpreter graph: where each value lives in a block's locals. */
+/* Per interpreter graph: where each value lives in a block's locals. A
+ * block's parameters are its first locals, in order. */
+enum { PE_NOT_LOCAL = UINT32_MAX };
+
 typedef struct PeGraphInfo {
     const JgGraph *g;
-    uint32_t *local_index; /* per value: index in its block's locals */
+    uint32_t *local_index; /* per value: index in its block's locals, or
+                            * PE_NOT_LOCAL (a constant) */
     uint32_t *nlocals;     /* per block: parameters + op results */
     JgVal **locals;        /* per block: the value of each local index */
     uint32_t max_locals;   /* the most locals of any block */
@@ -231,8 +235,6 @@ State *state_copy_frames(JgPe *pe, const State *s);
 Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
                         uint32_t block);
 void frame_enter_block(JgPe *pe, Frame *f, uint32_t block);
-Av av_get(const Frame *f, JgVal v);
-void av_set(Frame *f, JgVal v, Av a);
 Virt *virt_new(JgPe *pe, VirtKind kind, int64_t size, const JgGraph *allocator);
 Field *virt_field(Virt *o, int64_t offset);
 bool virt_overlaps_partly(const Virt *o, int64_t offset, JgType type);
@@ -248,6 +250,22 @@ static inline Av av_var(JgType type, JgVal var)
 {
     Av a = {.kind = AV_VAR, .type = type, .var = var};
     return a;
+}
+/* The abstract value of `v` in the running block of `f`: inline, as the
+ * partial evaluator reads one per argument of every operation and link.
+ * A graph's constants are truncated to their type already (jg_const). */
+static inline Av av_get(const Frame *f, JgVal v)
+{
+    uint32_t local = f->info->local_index[v];
+    if (local != PE_NOT_LOCAL)
+        return f->locals[local];
+    const JgValueInfo *vi = jg_value(f->g, v);
+    Av a = {.kind = AV_CONST, .type = vi->type, .bits = vi->bits};
+    return a;
+}
+static inline void av_set(Frame *f, JgVal v, Av a)
+{
+    f->locals[f->info->local_index[v]] = a;
 }
 
 /* ---- residual emission (pe/emit.c) ---- */

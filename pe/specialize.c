@@ -2,6 +2,7 @@
  * abstract values, folding what is known and emitting residual operations
  * for the rest. Each path of specialization owns its state; a red branch
  * copies the state for every successor. */
+#include <assert.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -80,17 +81,19 @@ static bool is_merge_block(const Frame *f, uint32_t block)
     return false;
 }
 
-/* Follows a link of the running frame: binds the target's parameters. */
+/* Follows a link of the running frame: binds the target's parameters,
+ * which are the target's first locals (pe_graph_info). The hottest loop of
+ * specialization: an interpreter's link carries its whole frame. */
 static void bind_link(JgPe *pe, State *s, const JgLink *link)
 {
     Frame *f = top(s);
-    Av tmp[link->nargs + 1];
-    for (uint32_t i = 0; i < link->nargs; i++)
-        tmp[i] = av_get(f, link->args[i]);
+    uint32_t n = link->nargs;
+    Av args[n + 1];
+    for (uint32_t i = 0; i < n; i++)
+        args[i] = av_get(f, link->args[i]);
     frame_enter_block(pe, f, link->target);
-    const JgBlock *blk = &f->g->blocks.items[link->target];
-    for (uint32_t i = 0; i < link->nargs; i++)
-        av_set(f, blk->params[i], tmp[i]);
+    assert(n <= f->nlocals && n == f->g->blocks.items[link->target].nparams);
+    memcpy(f->locals, args, sizeof(Av) * n);
 }
 
 /* ---- operations ---- */

@@ -50,6 +50,8 @@ PeGraphInfo *pe_graph_info(JgPe *pe, const JgGraph *g)
     PeGraphInfo *info = jg_arena_alloc(&pe->arena, sizeof *info);
     info->g = g;
     info->local_index = jg_arena_alloc(&pe->arena, sizeof(uint32_t) * (g->values.count + 1));
+    for (uint32_t v = 0; v < g->values.count; v++)
+        info->local_index[v] = PE_NOT_LOCAL; /* constants stay so */
     info->nlocals = jg_arena_alloc(&pe->arena, sizeof(uint32_t) * (g->blocks.count + 1));
     info->locals = jg_arena_alloc(&pe->arena, sizeof(JgVal *) * (g->blocks.count + 1));
     for (uint32_t b = 0; b < g->blocks.count; b++) {
@@ -119,19 +121,6 @@ void frame_enter_block(JgPe *pe, Frame *f, uint32_t block)
     } else {
         memset(f->locals, 0, sizeof(Av) * f->nlocals);
     }
-}
-
-Av av_get(const Frame *f, JgVal v)
-{
-    const JgValueInfo *vi = jg_value(f->g, v);
-    if (vi->kind == JG_VK_CONST)
-        return av_const((JgType)vi->type, vi->bits);
-    return f->locals[f->info->local_index[v]];
-}
-
-void av_set(Frame *f, JgVal v, Av a)
-{
-    f->locals[f->info->local_index[v]] = a;
 }
 
 Virt *virt_new(JgPe *pe, VirtKind kind, int64_t size, const JgGraph *allocator)
