@@ -2,7 +2,9 @@
 #include "run.h"
 
 #include <gc.h>
+#include <errno.h>
 #include <pthread.h>
+#include <semaphore.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,7 @@ typedef struct RunJob {
     int64_t n;
     TlcObject *result;
     int status;
+    sem_t done; /* posted when the program has ended */
 } RunJob;
 
 /* The thread running a program, while it does (tlc_jit_fatal). */
@@ -74,9 +77,8 @@ void tlc_jit_fatal(void *ctx, const char *message)
     _exit(TLC_EXIT_INTERNAL);
 }
 
-static void *run_job(void *arg)
+static void run_body(RunJob *job)
 {
-    RunJob *job = arg;
     jmp_buf handler;
     run_thread = pthread_self();
     atomic_store(&running, true);
@@ -86,7 +88,7 @@ static void *run_job(void *arg)
         tlc_error_handler = NULL;
         atomic_store(&running, false);
         job->status = tlc_internal_failure ? 2 : 1;
-        return NULL;
+        return;
     }
     /* the input is allocated before pc 0 runs: a full heap then is reported there */
     int first_op = job->code->len > 0 ? job->code->bytes[0] : 0;
@@ -95,22 +97,49 @@ static void *run_job(void *arg)
     tlc_error_handler = NULL;
     atomic_store(&running, false);
     job->status = 0;
+}
+
+static void *run_job(void *arg)
+{
+    RunJob *job = arg;
+    run_body(job);
+    sem_post(&job->done);
+    return NULL;
+}
+
+/* Waits for the program's end while the collector counts this thread as
+ * blocked: a collection then neither stops it by a signal nor waits for
+ * it to stop (a small heap is collected often: two signals and two
+ * context switches each time, more than the marking). */
+static void *wait_done(void *arg)
+{
+    RunJob *job = arg;
+    while (sem_wait(&job->done) != 0 && errno == EINTR)
+        ;
     return NULL;
 }
 
 int tlc_execute(const TlcCode *code, TlcEngineFn engine, int64_t n, TlcObject **result)
 {
-    RunJob job = {code, engine, n, NULL, -1};
+    RunJob job = {.code = code, .engine = engine, .n = n, .status = -1};
     pthread_attr_t attr;
     pthread_t thread;
-    if (pthread_attr_init(&attr) != 0)
+    if (sem_init(&job.done, 0, 0) != 0)
         return -1;
+    if (pthread_attr_init(&attr) != 0) {
+        sem_destroy(&job.done);
+        return -1;
+    }
     int failed = pthread_attr_setstacksize(&attr, RUN_STACK_BYTES) != 0 ||
                  pthread_create(&thread, &attr, run_job, &job) != 0;
     pthread_attr_destroy(&attr);
-    if (failed)
+    if (failed) {
+        sem_destroy(&job.done);
         return -1;
+    }
+    GC_do_blocking(wait_done, &job);
     pthread_join(thread, NULL);
+    sem_destroy(&job.done);
     *result = job.result;
     return job.status;
 }
