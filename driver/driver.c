@@ -612,6 +612,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
         /* ablation (bench/ANALYSIS.md): branches to errors specialized at once */
         const char *no_cold = getenv("JITGEN_NO_COLD_PATHS");
         pe_options.no_cold_paths = no_cold && *no_cold && *no_cold != '0';
+        /* ablation (bench/ANALYSIS.md): a branch's condition not learned on its paths */
+        const char *no_facts = getenv("JITGEN_NO_BRANCH_FACTS");
+        pe_options.no_branch_facts = no_facts && *no_facts && *no_facts != '0';
         /* tests: a small budget makes compilations end in exits */
         const char *budget = getenv("JITGEN_PE_BUDGET");
         if (budget && *budget)

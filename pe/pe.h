@@ -32,6 +32,8 @@ typedef struct JgPeOptions {
     bool late_guesses;            /* a host's call whose loop closes only through
                                      flexswitch cases guesses its divisors then
                                      (pe/guess.c, guess_late; off by default) */
+    bool no_branch_facts;         /* ablation: a branch to an error leaves its condition
+                                     a variable on its paths (specialize.c) */
     bool no_cold_paths;           /* ablation: branches to errors are specialized at
                                      once, not when first taken (specialize.c) */
     uint64_t budget_ops;          /* interpreter operations one compilation may process

@@ -659,6 +659,21 @@ static void cold_path(JgPe *pe, State *s, uint32_t target, const JgLink *link, J
     }
 }
 
+/* On the path of link `i` of a red branch or switch on `cond`, the
+ * condition's value is known: the variable becomes that constant in the
+ * state. Done for branches to an error the interpreter raises (a doomed
+ * link): an interpreter that computes a flag once (a recursion check, say)
+ * and tests it at every inlined call otherwise makes a cold path per test. */
+static void learn_taken(JgPe *pe, State *s, const JgTerm *t, uint32_t i, Av cond)
+{
+    if (cond.kind != AV_VAR || cond.offset != 0 || pe->options.no_branch_facts)
+        return;
+    if (t->kind != JG_TERM_BRANCH || cond.type != JG_I1)
+        return;
+    Av known = av_const(JG_I1, i == 0);
+    state_rename(pe, s, 1, &cond.var, &known);
+}
+
 static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t, Av cond)
 {
     uint32_t n = t->nlinks;
@@ -676,15 +691,22 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
         jg_set_switch(pe->rg, *block, c, n - 1, t->cases, links);
     const bool *doomed = top(*sp)->info->doomed;
     bool lazy = !pe->options.no_cold_paths;
+    bool learn = false;
+    for (uint32_t i = 0; i < n; i++)
+        learn |= lazy && doomed[t->links[i].target];
     for (uint32_t i = n; i-- > 1;) {
         State *copy = state_copy(pe, *sp);
         uint32_t b = targets[i];
+        if (learn)
+            learn_taken(pe, copy, t, i, cond);
         if (lazy && doomed[t->links[i].target])
             cold_path(pe, copy, b, &t->links[i], c);
         else if (follow(pe, &copy, &b, &t->links[i]))
             push_work(pe, b, copy);
     }
     *block = targets[0];
+    if (learn)
+        learn_taken(pe, *sp, t, 0, cond);
     if (lazy && doomed[t->links[0].target]) {
         cold_path(pe, *sp, targets[0], &t->links[0], c);
         return false;

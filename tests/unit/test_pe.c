@@ -537,6 +537,28 @@ static void test_cold_paths(void **state)
     free(native.text);
 }
 
+/* A flag tested at every inlined call (the recursion check) is known on
+ * the path where a test passed: the later tests fold, each no longer a cold
+ * path of its own, and the residual operations are the same. */
+static void test_branch_facts(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_branch_facts.tlc";
+    Run native = run_file(file, 300, tlc_eval);
+    assert_int_equal(native.status, 0);
+    double cold[2], ops[2];
+    for (int no_facts = 0; no_facts < 2; no_facts++) {
+        assert_int_equal(setenv("JITGEN_NO_BRANCH_FACTS", no_facts ? "1" : "0", 1), 0);
+        run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE}, file, 300, &native, "pe.cold_paths",
+                     &cold[no_facts], "pe.residual_ops", &ops[no_facts]);
+    }
+    assert_int_equal(unsetenv("JITGEN_NO_BRANCH_FACTS"), 0);
+    assert_true(cold[0] >= 1);           /* the first test of the flag */
+    assert_true(cold[1] >= 5 * cold[0]); /* one per send without the facts */
+    assert_true(ops[0] == ops[1]);
+    free(native.text);
+}
+
 /* Whether optimized LLVM IR has a block whose branch goes back to itself:
  * a loop LLVM rotated into one block. */
 static bool has_single_block_loop(const char *ir)
@@ -639,6 +661,7 @@ int main(void)
         cmocka_unit_test(test_hand_over_pending_links),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
+        cmocka_unit_test(test_branch_facts),
         cmocka_unit_test(test_jit_second_run_compiles_nothing),
         cmocka_unit_test(test_no_virtuals_loop_closes),
         cmocka_unit_test(test_jit_loops_are_rotated),
