@@ -659,11 +659,11 @@ static void cold_path(JgPe *pe, State *s, uint32_t target, const JgLink *link, J
     }
 }
 
-/* On the path of link `i` of a red branch or switch on `cond`, the
- * condition's value is known: the variable becomes that constant in the
- * state. Done for branches to an error the interpreter raises (a doomed
- * link): an interpreter that computes a flag once (a recursion check, say)
- * and tests it at every inlined call otherwise makes a cold path per test. */
+/* On the path of link `i` of a red branch on `cond`, the condition's value
+ * is known: the variable becomes that constant in the state. Done for
+ * branches with a link to an error the interpreter raises (a doomed link):
+ * an interpreter that computes a flag once (a recursion check, say) and
+ * tests it at every inlined call otherwise makes a cold path per test. */
 static void learn_taken(JgPe *pe, State *s, const JgTerm *t, uint32_t i, Av cond)
 {
     if (cond.kind != AV_VAR || cond.offset != 0 || pe->options.no_branch_facts)
