@@ -659,17 +659,23 @@ static void cold_path(JgPe *pe, State *s, uint32_t target, const JgLink *link, J
     }
 }
 
-/* On the path of link `i` of a red branch on `cond`, the condition's value
- * is known: the variable becomes that constant in the state. Done for
- * branches with a link to an error the interpreter raises (a doomed link):
- * an interpreter that computes a flag once (a recursion check, say) and
- * tests it at every inlined call otherwise makes a cold path per test. */
-static void learn_taken(JgPe *pe, State *s, const JgTerm *t, uint32_t i, Av cond)
+/* Whether the paths of red branch `t` on `cond` learn the condition
+ * (learn_taken): a branch on an i1 variable with a link to an error the
+ * interpreter raises (a doomed link). An interpreter that computes a flag
+ * once (a recursion check, say) and tests it at every inlined call
+ * otherwise makes a cold path per test. */
+static bool learns(const JgPe *pe, const JgTerm *t, Av cond, const bool *doomed)
 {
-    if (cond.kind != AV_VAR || cond.offset != 0 || pe->options.no_branch_facts)
-        return;
-    if (t->kind != JG_TERM_BRANCH || cond.type != JG_I1)
-        return;
+    if (t->kind != JG_TERM_BRANCH || cond.kind != AV_VAR || cond.offset != 0 ||
+        cond.type != JG_I1 || pe->options.no_branch_facts || pe->options.no_cold_paths)
+        return false;
+    return doomed[t->links[0].target] || doomed[t->links[1].target];
+}
+
+/* On the path of link `i` of such a branch the condition is known: the
+ * variable becomes that constant in the state. */
+static void learn_taken(JgPe *pe, State *s, uint32_t i, Av cond)
+{
     Av known = av_const(JG_I1, i == 0);
     state_rename(pe, s, 1, &cond.var, &known);
 }
@@ -691,14 +697,12 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
         jg_set_switch(pe->rg, *block, c, n - 1, t->cases, links);
     const bool *doomed = top(*sp)->info->doomed;
     bool lazy = !pe->options.no_cold_paths;
-    bool learn = false;
-    for (uint32_t i = 0; i < n; i++)
-        learn |= lazy && doomed[t->links[i].target];
+    bool learn = learns(pe, t, cond, doomed);
     for (uint32_t i = n; i-- > 1;) {
         State *copy = state_copy(pe, *sp);
         uint32_t b = targets[i];
         if (learn)
-            learn_taken(pe, copy, t, i, cond);
+            learn_taken(pe, copy, i, cond);
         if (lazy && doomed[t->links[i].target])
             cold_path(pe, copy, b, &t->links[i], c);
         else if (follow(pe, &copy, &b, &t->links[i]))
@@ -706,7 +710,7 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
     }
     *block = targets[0];
     if (learn)
-        learn_taken(pe, *sp, t, 0, cond);
+        learn_taken(pe, *sp, 0, cond);
     if (lazy && doomed[t->links[0].target]) {
         cold_path(pe, *sp, targets[0], &t->links[0], c);
         return false;

@@ -514,6 +514,20 @@ static void test_no_virtuals_loop_closes(void **state)
     }
 }
 
+/* pe.cold_paths and pe.residual_ops of `file` under the PE with the
+ * ablation variable `var` set to 0 ([0]) and to 1 ([1]), each run checked
+ * against `native`. */
+static void cold_paths_with_and_without(const char *var, const char *file, int64_t n,
+                                        const Run *native, double cold[2], double ops[2])
+{
+    for (int off = 0; off < 2; off++) {
+        assert_int_equal(setenv(var, off ? "1" : "0", 1), 0);
+        run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE}, file, n, native, "pe.cold_paths",
+                     &cold[off], "pe.residual_ops", &ops[off]);
+    }
+    assert_int_equal(unsetenv(var), 0);
+}
+
 /* A branch to an error (here the division's test for zero, with a field
  * to store first) is a flexswitch left for its first run: the results,
  * the error among them, are the interpreter's, and the residual code is
@@ -525,12 +539,7 @@ static void test_cold_paths(void **state)
     Run native = run_file(file, 300, tlc_eval);
     assert_int_equal(native.status, 1);
     double cold[2], ops[2];
-    for (int no_cold = 0; no_cold < 2; no_cold++) {
-        setenv("JITGEN_NO_COLD_PATHS", no_cold ? "1" : "0", 1);
-        run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE}, file, 300, &native, "pe.cold_paths",
-                     &cold[no_cold], "pe.residual_ops", &ops[no_cold]);
-    }
-    unsetenv("JITGEN_NO_COLD_PATHS");
+    cold_paths_with_and_without("JITGEN_NO_COLD_PATHS", file, 300, &native, cold, ops);
     assert_true(cold[0] >= 1);
     assert_true(cold[1] == 0);
     assert_true(ops[0] < ops[1]);
@@ -547,12 +556,7 @@ static void test_branch_facts(void **state)
     Run native = run_file(file, 300, tlc_eval);
     assert_int_equal(native.status, 0);
     double cold[2], ops[2];
-    for (int no_facts = 0; no_facts < 2; no_facts++) {
-        assert_int_equal(setenv("JITGEN_NO_BRANCH_FACTS", no_facts ? "1" : "0", 1), 0);
-        run_pe_stats((JgDriverOptions){.engine = JG_ENGINE_PE}, file, 300, &native, "pe.cold_paths",
-                     &cold[no_facts], "pe.residual_ops", &ops[no_facts]);
-    }
-    assert_int_equal(unsetenv("JITGEN_NO_BRANCH_FACTS"), 0);
+    cold_paths_with_and_without("JITGEN_NO_BRANCH_FACTS", file, 300, &native, cold, ops);
     assert_true(cold[0] >= 1);           /* the first test of the flag */
     assert_true(cold[1] >= 5 * cold[0]); /* one per send without the facts */
     assert_true(ops[0] == ops[1]);
