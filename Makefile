@@ -1,5 +1,7 @@
 # Short commands over CMake. `make run`, `make test` and `make bench` install
-# missing Debian packages first (scripts/install-deps.sh).
+# missing Debian packages first (scripts/install-deps.sh). A build directory
+# counts as configured once CMake has generated its Makefile, so a configure
+# that failed (a package missing) runs again on the next `make`.
 BUILD      ?= build
 ASAN_BUILD ?= build-asan
 FUZZ_BUILD ?= build-fuzz
@@ -20,16 +22,16 @@ deps:
 deps-bench:
 	@scripts/install-deps.sh --bench
 
-$(BUILD)/CMakeCache.txt:
+$(BUILD)/Makefile:
 	cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo
 
-build: $(BUILD)/CMakeCache.txt
+build: $(BUILD)/Makefile
 	cmake --build $(BUILD) -j $(JOBS)
 
-$(ASAN_BUILD)/CMakeCache.txt:
+$(ASAN_BUILD)/Makefile:
 	cmake -S . -B $(ASAN_BUILD) -DCMAKE_BUILD_TYPE=Debug -DJITGEN_SANITIZE=ON
 
-asan: $(ASAN_BUILD)/CMakeCache.txt
+asan: $(ASAN_BUILD)/Makefile
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 
 # The AArch64 cross build (docs/aarch64.md): clang-19 and lld against an
@@ -38,12 +40,12 @@ asan: $(ASAN_BUILD)/CMakeCache.txt
 deps-aarch64:
 	@scripts/install-aarch64-deps.sh $(AARCH64_BUILD)/sysroot
 
-$(AARCH64_BUILD)/CMakeCache.txt:
+$(AARCH64_BUILD)/Makefile:
 	cmake -S . -B $(AARCH64_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_TOOLCHAIN_FILE=cmake/aarch64-toolchain.cmake \
 	  -DJITGEN_AARCH64_SYSROOT=$(abspath $(AARCH64_BUILD))/sysroot
 
-aarch64: deps-aarch64 $(AARCH64_BUILD)/CMakeCache.txt
+aarch64: deps-aarch64 $(AARCH64_BUILD)/Makefile
 	cmake --build $(AARCH64_BUILD) -j $(JOBS)
 
 # The AArch64 build's suite under qemu: every test that is not x86-64's own.
@@ -52,10 +54,10 @@ test-aarch64: aarch64
 
 # The libFuzzer targets (docs/testing.md, "Fuzzing"): clang-19 with ASan,
 # UBSan and libFuzzer, in a build of their own.
-$(FUZZ_BUILD)/CMakeCache.txt:
+$(FUZZ_BUILD)/Makefile:
 	CC=clang-19 cmake -S . -B $(FUZZ_BUILD) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DJITGEN_FUZZ=ON
 
-fuzz-build: deps $(FUZZ_BUILD)/CMakeCache.txt
+fuzz-build: deps $(FUZZ_BUILD)/Makefile
 	cmake --build $(FUZZ_BUILD) -j $(JOBS)
 
 # Every fuzz target for FUZZ_SECONDS each, then the random differential
