@@ -515,78 +515,149 @@ static void divide_by_magic(Codegen *c, const BlMagic *m, int64_t divisor, bool 
     x64_alu_rr(b, X64_SUB, X64_RCX, X64_RAX); /* x - q * divisor */
 }
 
+/* Where a division leaves its results: the quotient or remainder the op
+ * asks for (`result`) and, with an srem paired to the sdiv, the remainder. */
+typedef struct DivideOut {
+    X64Reg result, remainder;
+} DivideOut;
+
+/* Whether lower_divide_by divides by `divisor` without an idiv. */
+static bool divides_by_constant(int64_t divisor)
+{
+    BlMagic magic;
+    return power_of_two_divisor(divisor) || bl_divide_magic(divisor, &magic);
+}
+
+/* rax (the dividend, sign-extended) divided by the constant `divisor`, for
+ * which divides_by_constant holds. A power-of-two divisor 2^k rounds
+ * towards zero by adding 2^k - 1 to a negative dividend, then shifts; any
+ * other is a multiplication (divide_by_magic). */
+static DivideOut lower_divide_by(Codegen *c, int64_t divisor, bool rem, bool rem_too)
+{
+    unsigned k = power_of_two_divisor(divisor);
+    BlMagic magic;
+    if (!k) {
+        bl_divide_magic(divisor, &magic);
+        divide_by_magic(c, &magic, divisor, rem || rem_too);
+        return (DivideOut){rem ? X64_RCX : X64_RDX, X64_RCX};
+    }
+    x64_mov_rr(&c->buf, X64_RDX, X64_RAX);
+    x64_sar_ri(&c->buf, X64_RDX, 63);
+    x64_shr_ri(&c->buf, X64_RDX, (uint8_t)(64 - k));
+    x64_alu_rr(&c->buf, X64_ADD, X64_RDX, X64_RAX); /* x + (x < 0 ? 2^k - 1 : 0) */
+    if (rem) {
+        x64_alu_ri(&c->buf, X64_AND, X64_RDX, -(INT32_C(1) << k));
+        x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RDX);
+        return (DivideOut){X64_RAX, X64_RDX};
+    }
+    if (rem_too) { /* quotient in rdx, remainder in rax */
+        x64_mov_rr(&c->buf, X64_RCX, X64_RDX);
+        x64_alu_ri(&c->buf, X64_AND, X64_RCX, -(INT32_C(1) << k));
+        x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RCX);
+        x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
+        return (DivideOut){X64_RDX, X64_RAX};
+    }
+    x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
+    return (DivideOut){X64_RDX, X64_RDX};
+}
+
+/* rax (the dividend) divided by rcx (the divisor, both sign-extended) with
+ * idiv: quotient in rax, remainder in rdx. Unless `nonzero` (a constant
+ * divisor other than 0 and -1), divisors 0 and -1, where idiv would trap,
+ * give x * divisor and 0. */
+static DivideOut lower_divide_idiv(Codegen *c, bool rem, bool nonzero)
+{
+    if (nonzero) {
+        x64_cqo(&c->buf);
+        x64_idiv(&c->buf, X64_RCX);
+        return (DivideOut){rem ? X64_RDX : X64_RAX, X64_RDX};
+    }
+    uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
+    x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
+    x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
+    x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
+    if (!rem)
+        x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
+    x64_mov_ri(&c->buf, X64_RDX, 0);
+    x64_jmp(&c->buf, done);
+    x64_place(&c->buf, divide);
+    x64_cqo(&c->buf);
+    x64_idiv(&c->buf, X64_RCX);
+    x64_place(&c->buf, done);
+    return (DivideOut){rem ? X64_RDX : X64_RAX, X64_RDX};
+}
+
+/* Moves `from`'s results where `to` has them; rcx is free. */
+static void move_divide_out(Codegen *c, DivideOut from, DivideOut to, bool both)
+{
+    if (!both) {
+        if (from.result != to.result)
+            x64_mov_rr(&c->buf, to.result, from.result);
+        return;
+    }
+    if (from.result == to.remainder && from.remainder == to.result) {
+        x64_mov_rr(&c->buf, X64_RCX, from.result);
+        from.result = X64_RCX;
+    }
+    if (from.remainder == to.result) {
+        if (from.remainder != to.remainder)
+            x64_mov_rr(&c->buf, to.remainder, from.remainder);
+        if (from.result != to.result)
+            x64_mov_rr(&c->buf, to.result, from.result);
+        return;
+    }
+    if (from.result != to.result)
+        x64_mov_rr(&c->buf, to.result, from.result);
+    if (from.remainder != to.remainder)
+        x64_mov_rr(&c->buf, to.remainder, from.remainder);
+}
+
 /* sdiv/srem on operands sign-extended to 64 bits, with the evaluator's
  * results where idiv would trap (frontend/arith.h, signed_divide): divisor
  * 0 gives 0, divisor -1 gives -x and 0; both are x * divisor for the
- * quotient. A power-of-two divisor 2^k rounds towards zero by adding
- * 2^k - 1 to a negative dividend, then shifts (no idiv). The result is rax
- * or rdx, both scratch. `rem_too`: an srem of the same operands right
- * after this sdiv (pairs_divide), whose result the same idiv gives, or the
- * same rounded dividend (x - its multiple of 2^k, in rax). Any other
- * constant divisor but 1 and -1 is a multiplication (divide_by_magic). */
+ * quotient. The result is rax or rdx, both scratch. `rem_too`: an srem of
+ * the same operands right after this sdiv (pairs_divide), whose result the
+ * same division gives. A constant divisor but 1 and -1 is no idiv
+ * (lower_divide_by); a variable one with a likely value (JgOp.likely) is
+ * compared with it, divided by it as a constant where equal and with idiv
+ * where not. */
 static void lower_divide(Codegen *c, const JgOp *op, const JgOp *rem_too)
 {
     bool rem = op->opcode == JG_OP_SREM;
     JgType t = (JgType)op->type;
-    int64_t divisor; /* a constant's value, sign-extended */
+    int64_t divisor, likely; /* constants' values, sign-extended */
     bool constant = signed_constant(c, op->args[1], t, &divisor);
-    unsigned k = constant ? power_of_two_divisor(divisor) : 0;
-    X64Reg result = rem ? X64_RDX : X64_RAX, remainder = X64_RDX;
-    BlMagic magic;
+    bool hinted = !constant && op->likely && signed_constant(c, op->likely, t, &likely) &&
+                  likely >= INT32_MIN && likely <= INT32_MAX && divides_by_constant(likely);
+    DivideOut out;
     load_value(c, X64_RAX, op->args[0]);
     sign_extend(c, X64_RAX, t);
-    if (k) {
-        x64_mov_rr(&c->buf, X64_RDX, X64_RAX);
-        x64_sar_ri(&c->buf, X64_RDX, 63);
-        x64_shr_ri(&c->buf, X64_RDX, (uint8_t)(64 - k));
-        x64_alu_rr(&c->buf, X64_ADD, X64_RDX, X64_RAX); /* x + (x < 0 ? 2^k - 1 : 0) */
-        if (rem) {
-            x64_alu_ri(&c->buf, X64_AND, X64_RDX, -(INT32_C(1) << k));
-            x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RDX);
-            result = X64_RAX;
-        } else if (rem_too) { /* quotient in rdx, remainder in rax */
-            x64_mov_rr(&c->buf, X64_RCX, X64_RDX);
-            x64_alu_ri(&c->buf, X64_AND, X64_RCX, -(INT32_C(1) << k));
-            x64_alu_rr(&c->buf, X64_SUB, X64_RAX, X64_RCX);
-            x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
-            result = X64_RDX;
-            remainder = X64_RAX;
-        } else {
-            x64_sar_ri(&c->buf, X64_RDX, (uint8_t)k);
-            result = X64_RDX;
-        }
-    } else if (constant && bl_divide_magic(divisor, &magic)) {
-        divide_by_magic(c, &magic, divisor, rem || rem_too);
-        result = rem ? X64_RCX : X64_RDX;
-        remainder = X64_RCX;
+    if (constant && divides_by_constant(divisor)) {
+        out = lower_divide_by(c, divisor, rem, rem_too);
     } else {
         load_value(c, X64_RCX, op->args[1]);
         sign_extend(c, X64_RCX, t);
-        if (constant && divisor != 0 && divisor != -1) {
-            /* a constant divisor other than 0 and -1: idiv as it is */
-            x64_cqo(&c->buf);
-            x64_idiv(&c->buf, X64_RCX);
-        } else {
-            uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
-            x64_lea(&c->buf, X64_RDX, X64_RCX, 1);
-            x64_alu_ri(&c->buf, X64_CMP, X64_RDX, 1);
-            x64_jcc(&c->buf, X64_A, divide); /* the divisor is neither -1 nor 0 */
-            if (!rem)
-                x64_imul_rr(&c->buf, X64_RAX, X64_RCX);
-            if (rem || rem_too)
-                x64_mov_ri(&c->buf, X64_RDX, 0);
+        uint32_t other = 0, done = 0;
+        if (hinted) {
+            other = x64_label(&c->buf);
+            done = x64_label(&c->buf);
+            x64_alu_ri(&c->buf, X64_CMP, X64_RCX, (int32_t)likely);
+            x64_jcc(&c->buf, X64_NE, other);
+            DivideOut fast = lower_divide_by(c, likely, rem, rem_too);
+            DivideOut idiv = {rem ? X64_RDX : X64_RAX, X64_RDX};
+            move_divide_out(c, fast, idiv, rem_too != NULL);
             x64_jmp(&c->buf, done);
-            x64_place(&c->buf, divide);
-            x64_cqo(&c->buf);
-            x64_idiv(&c->buf, X64_RCX);
-            x64_place(&c->buf, done);
+            x64_place(&c->buf, other);
         }
+        out = lower_divide_idiv(c, rem, constant && divisor != 0 && divisor != -1);
+        if (hinted)
+            x64_place(&c->buf, done);
     }
-    normalize(c, result, t);
-    store_result(c, op->result, result);
+    normalize(c, out.result, t);
+    store_result(c, op->result, out.result);
     if (rem_too) { /* homes are never rax, rcx or rdx */
-        normalize(c, remainder, t);
-        store_result(c, rem_too->result, remainder);
+        normalize(c, out.remainder, t);
+        store_result(c, rem_too->result, out.remainder);
     }
 }
 

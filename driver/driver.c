@@ -609,6 +609,9 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
          * guesses once a handed-over loop closes through flexswitch cases */
         const char *late = getenv("JITGEN_LATE_GUESSES");
         pe_options.late_guesses = late && *late && *late != '0';
+        /* ablation (bench/ANALYSIS.md): divisions by handed-over integers unmarked */
+        const char *no_likely = getenv("JITGEN_NO_LIKELY_DIVISORS");
+        pe_options.no_likely_divisors = no_likely && *no_likely && *no_likely != '0';
         /* ablation (bench/ANALYSIS.md): branches to errors specialized at once */
         const char *no_cold = getenv("JITGEN_NO_COLD_PATHS");
         pe_options.no_cold_paths = no_cold && *no_cold && *no_cold != '0';
@@ -788,6 +791,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "pe.flexswitch_cases: %llu\n", (unsigned long long)s->flexswitch_cases);
     fprintf(out, "pe.host_guesses: %llu\n", (unsigned long long)s->host_guesses);
     fprintf(out, "pe.late_guesses: %llu\n", (unsigned long long)s->late_guesses);
+    fprintf(out, "pe.likely_divisors: %llu\n", (unsigned long long)s->likely_divisors);
     fprintf(out, "pe.residual_blocks: %llu\n", (unsigned long long)s->residual_blocks);
     fprintf(out, "pe.residual_ops: %llu\n", (unsigned long long)s->residual_ops);
     fprintf(out, "pe.virtuals: %llu\n", (unsigned long long)s->virtuals);

@@ -162,6 +162,9 @@ typedef struct JgOp {
     uint32_t nargs;
     JgVal *args;
     JgVal result;    /* 0 when the op has no result */
+    JgVal likely;    /* SDIV, SREM: a constant the divisor likely equals (0: none),
+                        which a backend may test for and then divide by as a
+                        constant; the result is the same either way */
     int64_t imm;     /* ALLOCA: size in bytes; arithmetic: JG_IMM_GROUPED or 0;
                         LOAD: JG_IMM_IMMUTABLE or 0 */
     JgGraph *callee; /* CALL: the graph of a direct callee, if known */

@@ -187,6 +187,10 @@ static void print_op(Printer *p, const JgOp *op)
             pr(p, " ");
             print_args(p, op->nargs, op->args);
         }
+        if (op->likely) {
+            pr(p, ", likely ");
+            print_use(p, op->likely);
+        }
     }
     line_comment(p, op->line);
     newline(p);

@@ -340,6 +340,20 @@ static bool check_op_types(Verifier *vf, const JgOp *op)
     return fail(vf, "unknown opcode %u", op->opcode);
 }
 
+/* A likely divisor (JgOp.likely): a constant of the division's type, on a
+ * signed division only. */
+static bool check_likely(Verifier *vf, const JgOp *op)
+{
+    if (op->opcode != JG_OP_SDIV && op->opcode != JG_OP_SREM)
+        return fail(vf, "a likely divisor on %s", jg_opcode_name((JgOpcode)op->opcode));
+    if (op->likely >= vf->g->values.count || jg_value(vf->g, op->likely)->kind != JG_VK_CONST)
+        return fail(vf, "likely divisor v%" PRIu32 " is not a constant", op->likely);
+    if (vtype(vf, op->likely) != op->type)
+        return fail(vf, "likely divisor is %s, division %s", jg_type_name(vtype(vf, op->likely)),
+                    jg_type_name((JgType)op->type));
+    return true;
+}
+
 static bool check_op(Verifier *vf, const JgOp *op)
 {
     for (uint32_t i = 0; i < op->nargs; i++) {
@@ -349,6 +363,8 @@ static bool check_op(Verifier *vf, const JgOp *op)
             return false;
     }
     if (!check_op_types(vf, op))
+        return false;
+    if (op->likely && !check_likely(vf, op))
         return false;
     if (op->result && vtype(vf, op->result) != op->type)
         return fail(vf, "result v%" PRIu32 " is %s, op type %s", op->result,

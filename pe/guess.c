@@ -246,11 +246,11 @@ typedef struct LateGuess {
     unsigned tries_left;
 } LateGuess;
 
-void guess_late_arm(JgPe *pe, const uint64_t *args)
+void guess_arm(JgPe *pe, const uint64_t *args)
 {
     const JgArgShapes *shapes = pe->host_array_shapes;
     PeResidualData *rd = pe->current->pe_private; /* none: the graph has no merge point */
-    if (!shapes || !pe->nprobes || !rd || pe->options.no_host_guesses || !pe->options.late_guesses)
+    if (!shapes || !pe->nprobes || !rd || pe->options.no_host_guesses)
         return;
     LateGuess *lg = jg_arena_alloc(pe->rg->arena, sizeof *lg);
     memset(lg, 0, sizeof *lg);
@@ -258,7 +258,10 @@ void guess_late_arm(JgPe *pe, const uint64_t *args)
     memcpy(lg->probes, pe->probes, sizeof pe->probes[0] * pe->nprobes);
     host_words_now(pe, args, NULL, &lg->words);
     lg->tries_left = GUESS_LATE_TRIES;
-    rd->late = lg->words.n ? lg : NULL;
+    if (!lg->words.n)
+        return;
+    rd->hand_over = lg;
+    rd->late = pe->options.late_guesses ? lg : NULL;
 }
 
 /* The word `lg` saw in host array element `slot` (an origin), if any. */
@@ -405,5 +408,55 @@ void guess_late(JgPe *pe, uint32_t first)
     }
     free(seen);
     free(stack);
+    free(origin);
+}
+
+/* ---- likely divisors ---- */
+
+/* Divisions of blocks [first, end) of the graph that divide by an integer
+ * of the host array, which the graph did not assume (the loop goes on
+ * through flexswitch cases, or changes it on some path), are marked with
+ * the word the host's call brought (JgOp.likely): a backend tests the
+ * divisor against it and divides by a constant where it holds, a
+ * multiplication in place of an idiv whose latency is on the loop's chain
+ * when the quotient feeds the next trip (a checksum's modulus). No second
+ * specialization: the graph is the same, one compare and branch more. */
+void guess_divisors(JgPe *pe, uint32_t first)
+{
+    PeResidualData *rd = pe->current->pe_private;
+    const LateGuess *lg = rd ? rd->hand_over : NULL;
+    if (!lg || pe->options.no_likely_divisors)
+        return;
+    JgGraph *g = pe->rg;
+    bool any = false;
+    for (uint32_t b = first; b < g->blocks.count && !any; b++) {
+        const JgBlock *blk = &g->blocks.items[b];
+        for (uint32_t o = 0; o < blk->ops.count && !any; o++) {
+            const JgOp *op = &blk->ops.items[o];
+            any = (op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) && op->nargs == 2 &&
+                  op->type == JG_I64 && jg_value(g, op->args[1])->kind != JG_VK_CONST;
+        }
+    }
+    if (!any)
+        return;
+    bool changed[PE_HOST_ARRAY_MAX] = {false};
+    uint16_t *origin = find_origins(g, lg->probes, lg->nprobes, changed);
+    if (!origin)
+        return;
+    for (uint32_t b = first; b < g->blocks.count; b++) {
+        JgBlock *blk = &g->blocks.items[b];
+        for (uint32_t o = 0; o < blk->ops.count; o++) {
+            JgOp *op = &blk->ops.items[o];
+            uint64_t word;
+            if ((op->opcode != JG_OP_SDIV && op->opcode != JG_OP_SREM) || op->nargs != 2 ||
+                op->type != JG_I64 || op->likely || jg_value(g, op->args[1])->kind == JG_VK_CONST ||
+                !late_word(lg, origin[op->args[1]], &word) || word == 0)
+                continue;
+            JgVal likely = emit_const(pe, JG_I64, word);
+            /* emit_const may grow the value table, never the blocks */
+            g->blocks.items[b].ops.items[o].likely = likely;
+            pe->stats.likely_divisors++;
+        }
+    }
     free(origin);
 }

@@ -263,8 +263,10 @@ static bool compile_guessing(JgPe *pe, State *s, const uint64_t *args)
     const HostGuess *guess = ok ? guess_make(pe, args) : NULL;
     pe->probing = false;
     if (!guess) {
-        if (ok)
-            guess_late_arm(pe, args);
+        if (ok) {
+            guess_arm(pe, args);
+            guess_divisors(pe, 0);
+        }
         return ok;
     }
     JgGraph *rg = pe->rg;
@@ -383,6 +385,7 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
     jg_flexswitch_add_case(fs, value, nb);
     pe->stats.flexswitch_cases++;
     guess_late(pe, nb);
+    guess_divisors(pe, nb);
     return nb;
 }
 

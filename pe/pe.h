@@ -32,6 +32,8 @@ typedef struct JgPeOptions {
     bool late_guesses;            /* a host's call whose loop closes only through
                                      flexswitch cases guesses its divisors then
                                      (pe/guess.c, guess_late; off by default) */
+    bool no_likely_divisors;      /* ablation: a division by a handed-over integer gets
+                                     no likely divisor (pe/guess.c, guess_divisors) */
     bool no_branch_facts;         /* ablation: a branch to an error leaves its condition
                                      a variable on its paths (specialize.c) */
     bool no_cold_paths;           /* ablation: branches to errors are specialized at
@@ -58,6 +60,8 @@ typedef struct JgPeStats {
                                   call's entry (pe/guess.c) */
     uint64_t late_guesses;     /* the same at a loop's header, once a flexswitch's case
                                   closed the loop (guess_late) */
+    uint64_t likely_divisors;  /* divisions by a handed-over integer marked with its
+                                  value then (guess_divisors) */
     uint64_t flexswitch_cases; /* cases compiled (each a resumption) */
     uint64_t residual_blocks;
     uint64_t residual_ops;

@@ -152,6 +152,8 @@ typedef struct PeResidualData {
     /* a host's call specialized without assumptions whose loops did not
      * close yet (pe/guess.c, guess_late): NULL once nothing is left to try */
     struct LateGuess *late;
+    /* the same, kept for guess_divisors whether or not late guesses are on */
+    struct LateGuess *hand_over;
 } PeResidualData;
 
 #define PE_PATH_KEY_BITS (1u << 16)
@@ -382,14 +384,18 @@ const HostGuess *guess_make(JgPe *pe, const uint64_t *args);
 JgVal guess_holds(JgPe *pe, uint32_t block, JgVal host, const HostGuess *g);
 /* The probe found nothing to assume (the graph's loops go on through
  * flexswitches whose cases are not compiled yet): its loads and the words
- * of `args`' host array are kept for guess_late. */
-void guess_late_arm(JgPe *pe, const uint64_t *args);
+ * of `args`' host array are kept for guess_late and guess_divisors. */
+void guess_arm(JgPe *pe, const uint64_t *args);
 /* After a compilation from block `first` whose path closed a loop
  * (pe->closed): if the loop's header keeps some of the host array's
  * integers unchanged and the graph divides by one of them, the header is
  * specialized once more on their values, entered through a guard from the
  * links of this compilation that entered it (once per graph). */
 void guess_late(JgPe *pe, uint32_t first);
+/* After a compilation from block `first` of a graph guess_arm kept words
+ * for: its divisions by one of those integers get the word the host's call
+ * brought as their likely divisor (JgOp.likely). */
+void guess_divisors(JgPe *pe, uint32_t first);
 
 /* Specializes from `s` into block `first` (pe/pe.c): a compilation's
  * start, or a block a compilation adds after its own path ended. */

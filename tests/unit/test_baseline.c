@@ -351,6 +351,47 @@ static void test_divide_pair(void **state)
     jg_baseline_free(bl);
 }
 
+/* A division by a variable with a likely divisor (JgOp.likely) compares
+ * the divisor with it and divides by the constant where they are equal,
+ * with idiv where not (method.c, lower_divide): the pair and each alone,
+ * every width, every likely divisor of const_divisors, the divisor equal
+ * to it and every sample (0 and -1 included), on every sample dividend. */
+static void test_divide_likely(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    for (size_t ti = 0; ti < NINT_TYPES; ti++) {
+        JgType t = int_types[ti];
+        if (t == JG_I1)
+            continue;
+        for (size_t pi = 0; pi < NCONST_DIVISORS; pi++)
+            for (int shape = 0; shape < 3; shape++) { /* the pair, sdiv alone, srem alone */
+                uint64_t likely = jg_truncate_bits(t, const_divisors[pi]);
+                JgGraph *g = residual("divlikely", JG_I64, 2, (JgType[]){t, t});
+                JgVal x = P(g, 0, 0), d = P(g, 0, 1), q = d, r = d;
+                if (shape != 2) {
+                    q = op2(g, 0, JG_OP_SDIV, t, x, d);
+                    jg_last_op(g, 0)->likely = jg_const(g, t, likely);
+                }
+                if (shape != 1) {
+                    r = op2(g, 0, JG_OP_SREM, t, x, d);
+                    jg_last_op(g, 0)->likely = jg_const(g, t, likely);
+                }
+                JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
+                                op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
+                jg_set_return(g, 0, mix);
+                compile(bl, g);
+                for (size_t i = 0; i < NSAMPLES; i++) {
+                    uint64_t dividend = jg_truncate_bits(t, samples[i]);
+                    same(bl, g, (uint64_t[]){dividend, likely});
+                    for (size_t j = 0; j < NSAMPLES; j++)
+                        same(bl, g, (uint64_t[]){dividend, jg_truncate_bits(t, samples[j])});
+                }
+            }
+    }
+    jg_baseline_free(bl);
+}
+
 /* Division by constants on random dividends: the multiplication's
  * quotient and remainder as the evaluator's. */
 static void test_divide_by_constant_random(void **state)
@@ -2981,6 +3022,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_integer_arithmetic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_divide_likely, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_by_constant_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operands_in_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multiply_by_constant, setup, teardown),

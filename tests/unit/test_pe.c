@@ -124,6 +124,9 @@ typedef struct LoopCounts {
     unsigned flexswitches;
     unsigned loop_variable_divisions; /* sdiv and srem by a divisor not constant */
     unsigned loop_constant_divisions; /* and by a constant */
+    unsigned loop_likely_divisions;   /* by a variable, with a likely divisor (its bits
+                                         summed in likely_divisor_sum) */
+    uint64_t likely_divisor_sum;
 } LoopCounts;
 
 static LoopCounts count_loops(const JgGraph *g)
@@ -154,6 +157,10 @@ static LoopCounts count_loops(const JgGraph *g)
                     c.loop_variable_divisions++;
                 else
                     c.loop_constant_divisions++;
+                if (op->likely) {
+                    c.loop_likely_divisions++;
+                    c.likely_divisor_sum += jg_value(g, op->likely)->bits;
+                }
             }
         }
         if (blk->term.kind == JG_TERM_SWITCH || blk->term.kind == JG_TERM_FLEXSWITCH)
@@ -295,6 +302,8 @@ static LoopCounts run_handed_over(const char *file, int64_t n, const char *no_gu
         LoopCounts c = count_loops(r->graph);
         sum.loop_variable_divisions += c.loop_variable_divisions;
         sum.loop_constant_divisions += c.loop_constant_divisions;
+        sum.loop_likely_divisions += c.loop_likely_divisions;
+        sum.likely_divisor_sum += c.likely_divisor_sum;
         loops += c.loop_blocks > 0;
     }
     assert_true(loops >= 1);
@@ -345,6 +354,35 @@ static void test_hand_over_guesses_late(void **state)
     assert_int_equal(stats.late_guesses, 0);
     assert_int_equal(plain.loop_constant_divisions, 0);
     assert_true(plain.loop_variable_divisions >= 1);
+}
+
+/* A modulus the hand-over cannot assume (the loop's first trip stops at a
+ * flexswitch, the class of an object the interpreter allocated): every
+ * division of the graph's loops by it carries the value the first call
+ * handed over, 10007, as its likely divisor (guess_divisors); the later
+ * calls with other moduli run the same graph (one specialization) with the
+ * interpreter's output. None with JITGEN_NO_LIKELY_DIVISORS=1, nor without
+ * guessing. */
+static void test_hand_over_likely_divisors(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_likely_divisor.tlc";
+    JgPeStats stats;
+    LoopCounts marked = run_handed_over(file, 3000, "0", &stats);
+    assert_int_equal(stats.host_guesses, 0);
+    assert_int_equal(stats.specializations, 1);
+    assert_true(marked.loop_variable_divisions >= 2);
+    assert_int_equal(marked.loop_likely_divisions, marked.loop_variable_divisions);
+    assert_int_equal(marked.likely_divisor_sum, 10007 * (uint64_t)marked.loop_likely_divisions);
+    assert_true(stats.likely_divisors >= marked.loop_likely_divisions);
+    assert_int_equal(setenv("JITGEN_NO_LIKELY_DIVISORS", "1", 1), 0);
+    LoopCounts plain = run_handed_over(file, 3000, "0", &stats);
+    assert_int_equal(unsetenv("JITGEN_NO_LIKELY_DIVISORS"), 0);
+    assert_int_equal(stats.likely_divisors, 0);
+    assert_int_equal(plain.loop_likely_divisions, 0);
+    assert_int_equal(plain.loop_variable_divisions, marked.loop_variable_divisions);
+    run_handed_over(file, 3000, "1", &stats);
+    assert_int_equal(stats.likely_divisors, 0);
 }
 
 /* A stack of nodes in an object the interpreter allocated, pushed on some
@@ -662,6 +700,7 @@ int main(void)
         cmocka_unit_test(test_tiered_loops_stay_virtual),
         cmocka_unit_test(test_hand_over_guesses_invariants),
         cmocka_unit_test(test_hand_over_guesses_late),
+        cmocka_unit_test(test_hand_over_likely_divisors),
         cmocka_unit_test(test_hand_over_pending_links),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
