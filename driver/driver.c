@@ -843,6 +843,7 @@ void jg_driver_print_stats(const JgDriver *d, FILE *out)
     fprintf(out, "jit.flexswitch.cases: %llu\n", (unsigned long long)l->flexswitch_cases);
     fprintf(out, "jit.llvm_instructions: %llu\n", (unsigned long long)l->llvm_instructions);
     fprintf(out, "jit.llvm_lsr_skipped: %llu\n", (unsigned long long)l->lsr_skipped);
+    fprintf(out, "jit.llvm_huge_unoptimized: %llu\n", (unsigned long long)l->huge_unoptimized);
     fprintf(out, "jit.code_bytes: %llu\n", (unsigned long long)l->code_bytes);
     fprintf(out, "jit.llvm_ms: %.3f\n", l->ir_ms + l->opt_ms + l->codegen_ms);
     fprintf(out, "jit.llvm_ir_ms: %.3f\n", l->ir_ms);

@@ -72,6 +72,15 @@ static bool assign_ids(LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method)
     return true;
 }
 
+/* The residual operations of blocks [lo, hi). */
+static uint64_t method_ops(const JgGraph *g, uint32_t lo, uint32_t hi)
+{
+    uint64_t n = 0;
+    for (uint32_t b = lo; b < hi; b++)
+        n += g->blocks.items[b].ops.count;
+    return n;
+}
+
 /* Builds, optimizes and links the method of blocks [lo, hi); its code (and
  * for the primary, the call wrapper's) lands in `code`. */
 static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, uint32_t method,
@@ -93,6 +102,10 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
                   .errsize = errsize};
     m.mod = lg_new_module(llvm, name);
     bool ok = lg_build_method(&m);
+    if (ok && m.loops && llvm->options.adaptive && method_ops(lg->graph, lo, hi) > LG_OPTIMIZE_MAX_OPS) {
+        m.loops = false;
+        llvm->stats.huge_unoptimized++;
+    }
     if (ok && m.primary)
         ok = lg_build_call_wrapper(llvm, lg, m.mod, m.fn);
     llvm->stats.ir_ms += lg_now_ms() - t0;

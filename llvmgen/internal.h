@@ -30,6 +30,14 @@
 #define LG_IA_OWNER 16
 #define LG_IA_SLOTS 24
 
+/* The adaptive level (JgLlvmOptions.adaptive) optimizes a method with loops
+ * only up to this many residual operations: the time LLVM's pipeline and
+ * code generator take grows faster than a method's size, and a method that
+ * large comes from a specialization that ran long (docs/backend.md,
+ * "Optimization levels"). Past it the method gets what a method without
+ * loops gets, as HotSpot leaves huge methods to its interpreter. */
+#define LG_OPTIMIZE_MAX_OPS 8000
+
 #define LG_MIN_CAPACITY 256 /* InputArgs slots of every activation, at least */
 /* The activation's tail, after the slots (offsets from its start): the
  * table of per-method areas for ALLOCAs of secondaries that outlive them,

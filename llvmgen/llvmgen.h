@@ -100,6 +100,8 @@ typedef struct JgLlvmStats {
     uint64_t code_bytes;        /* machine code emitted */
     uint64_t llvm_instructions; /* before optimization */
     uint64_t lsr_skipped;       /* modules too large for loop strength reduction */
+    uint64_t huge_unoptimized;  /* methods too large for the adaptive level to optimize
+                                   (LG_OPTIMIZE_MAX_OPS) */
     double ir_ms;               /* building IR */
     double opt_ms;              /* LLVM optimization */
     double codegen_ms;          /* LLVM code generation (ORC) */

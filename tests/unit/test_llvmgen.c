@@ -1736,6 +1736,26 @@ static void test_strength_reduction_small_methods_only(void **state)
     jg_llvm_free(l);
 }
 
+/* The adaptive level optimizes a method with loops up to LG_OPTIMIZE_MAX_OPS
+ * residual operations and leaves a larger one unoptimized, with the
+ * evaluator's results either way. */
+static void test_huge_methods_unoptimized(void **state)
+{
+    (void)state;
+    JgLlvm *l = jit_with((JgLlvmOptions){.opt_level = 2, .adaptive = true});
+    JgGraph *loop = long_body_graph(48);
+    compile(l, loop);
+    assert_int_equal(jg_llvm_stats(l)->huge_unoptimized, 0);
+    JgGraph *huge = long_body_graph(700); /* about 8,400 operations */
+    compile(l, huge);
+    assert_int_equal(jg_llvm_stats(l)->huge_unoptimized, 1);
+    for (uint64_t n = 0; n < 30; n += 7) {
+        assert_int_equal(jg_llvm_call(l, loop, &n), eval(loop, &n));
+        assert_int_equal(jg_llvm_call(l, huge, &n), eval(huge, &n));
+    }
+    jg_llvm_free(l);
+}
+
 /* ---- dumps ----------------------------------------------------------------- */
 
 static char *dump_of(const char *triple, unsigned dumps)
@@ -1871,6 +1891,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unguarded_loop_unrolled, setup, teardown),
         cmocka_unit_test_setup_teardown(test_strength_reduction_small_methods_only, setup,
                                         teardown),
+        cmocka_unit_test_setup_teardown(test_huge_methods_unoptimized, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_fig10, setup, teardown),
         cmocka_unit_test_setup_teardown(test_lazy_loop_gets_hot, setup, teardown),
         cmocka_unit_test_setup_teardown(test_start_in_the_middle, setup, teardown),
