@@ -413,9 +413,17 @@ void guess_late(JgPe *pe, uint32_t first)
 
 /* ---- likely divisors ---- */
 
+/* A signed 64-bit division by a variable, not marked yet. */
+static bool variable_division(const JgGraph *g, const JgOp *op)
+{
+    return (op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) && op->nargs == 2 &&
+           op->type == JG_I64 && !op->likely && jg_value(g, op->args[1])->kind != JG_VK_CONST;
+}
+
 /* Divisions of blocks [first, end) of the graph that divide by an integer
- * of the host array, which the graph did not assume (the loop goes on
- * through flexswitch cases, or changes it on some path), are marked with
+ * of the host array, which the graph did not assume (its loop goes on
+ * through flexswitch cases, so the hand-over saw no closed loop), and by
+ * nothing else on any path (the origin analysis of guess_late), are marked with
  * the word the host's call brought (JgOp.likely): a backend tests the
  * divisor against it and divides by a constant where it holds, a
  * multiplication in place of an idiv whose latency is on the loop's chain
@@ -431,11 +439,8 @@ void guess_divisors(JgPe *pe, uint32_t first)
     bool any = false;
     for (uint32_t b = first; b < g->blocks.count && !any; b++) {
         const JgBlock *blk = &g->blocks.items[b];
-        for (uint32_t o = 0; o < blk->ops.count && !any; o++) {
-            const JgOp *op = &blk->ops.items[o];
-            any = (op->opcode == JG_OP_SDIV || op->opcode == JG_OP_SREM) && op->nargs == 2 &&
-                  op->type == JG_I64 && jg_value(g, op->args[1])->kind != JG_VK_CONST;
-        }
+        for (uint32_t o = 0; o < blk->ops.count && !any; o++)
+            any = variable_division(g, &blk->ops.items[o]);
     }
     if (!any)
         return;
@@ -444,13 +449,11 @@ void guess_divisors(JgPe *pe, uint32_t first)
     if (!origin)
         return;
     for (uint32_t b = first; b < g->blocks.count; b++) {
-        JgBlock *blk = &g->blocks.items[b];
-        for (uint32_t o = 0; o < blk->ops.count; o++) {
-            JgOp *op = &blk->ops.items[o];
+        for (uint32_t o = 0; o < g->blocks.items[b].ops.count; o++) {
+            const JgOp *op = &g->blocks.items[b].ops.items[o];
             uint64_t word;
-            if ((op->opcode != JG_OP_SDIV && op->opcode != JG_OP_SREM) || op->nargs != 2 ||
-                op->type != JG_I64 || op->likely || jg_value(g, op->args[1])->kind == JG_VK_CONST ||
-                !late_word(lg, origin[op->args[1]], &word) || word == 0)
+            if (!variable_division(g, op) || !late_word(lg, origin[op->args[1]], &word) ||
+                word == 0)
                 continue;
             JgVal likely = emit_const(pe, JG_I64, word);
             /* emit_const may grow the value table, never the blocks */
