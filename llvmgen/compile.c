@@ -102,7 +102,8 @@ static bool compile_method(JgLlvm *llvm, LgGraph *lg, uint32_t lo, uint32_t hi, 
                   .errsize = errsize};
     m.mod = lg_new_module(llvm, name);
     bool ok = lg_build_method(&m);
-    if (ok && m.loops && llvm->options.adaptive && method_ops(lg->graph, lo, hi) > LG_OPTIMIZE_MAX_OPS) {
+    if (ok && m.loops && llvm->options.adaptive &&
+        method_ops(lg->graph, lo, hi) > LG_OPTIMIZE_MAX_OPS) {
         m.loops = false;
         llvm->stats.huge_unoptimized++;
     }

@@ -34,7 +34,7 @@
  * only up to this many residual operations: the time LLVM's pipeline and
  * code generator take grows faster than a method's size, and a method that
  * large comes from a specialization that ran long (docs/backend.md,
- * "Optimization levels"). Past it the method gets what a method without
+ * "Optimization pipeline"). Past it the method gets what a method without
  * loops gets, as HotSpot leaves huge methods to its interpreter. */
 #define LG_OPTIMIZE_MAX_OPS 8000
 

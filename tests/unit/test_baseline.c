@@ -377,8 +377,9 @@ static void test_divide_likely(void **state)
                     r = op2(g, 0, JG_OP_SREM, t, x, d);
                     jg_last_op(g, 0)->likely = jg_const(g, t, likely);
                 }
-                JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
-                                op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
+                JgVal mix =
+                    op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
+                        op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
                 jg_set_return(g, 0, mix);
                 compile(bl, g);
                 for (size_t i = 0; i < NSAMPLES; i++) {
