@@ -89,6 +89,7 @@ typedef struct Walk {
     JG_VEC(Virt *) marked;    /* match: the objects match_virt marked */
     uint32_t mark;
     uint32_t depth_walk; /* the walk of measure_depths */
+    bool hard; /* past HARD_BOUND times the bound (measure_depths) */
 } Walk;
 
 static void add_pair(Walk *w, JgVal param, Av value)
@@ -477,8 +478,16 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
  * objects deeper than FULL_DEPTH levels below the frames become variables
  * (they are materialized when a state jumps in), so a structure growing
  * around a loop (a list built by consing) cannot grow the shape forever,
- * while the operand stack and the boxes directly in it stay virtual. */
+ * while the operand stack and the boxes directly in it stay virtual.
+ *
+ * Past HARD_BOUND times the bound, every object of an allocator but values
+ * (hard_variable) becomes a variable at any depth, and what it reaches
+ * with it: objects near the frames that differ from trip to trip
+ * in which of them a slot holds (a ring of objects whose current node
+ * moves) would otherwise make a new block at every arrival, each as general
+ * as the last and none fitting the next. */
 #define FULL_DEPTH 3
+#define HARD_BOUND 4
 
 static Av generalize_av(Walk *w, Av c, Av prev);
 
@@ -495,6 +504,14 @@ static void enqueue_depth(Walk *w, VirtQueue *queue, Av a, uint32_t depth)
 
 /* Sets every virtual object's min_depth: the fewest links from a frame slot
  * or a pending store (depth 1) to it, breadth first. */
+/* Whether the hard bound makes `o` a variable: an object of an allocator
+ * that is not a value allocator (JG_FLAG_VALUE: immutable boxes whose
+ * identity the program cannot tell), not an interpreter's own ALLOCA. */
+static bool hard_variable(const Virt *o)
+{
+    return o->kind == VIRT_HEAP && !(o->allocator && (o->allocator->flags & JG_FLAG_VALUE));
+}
+
 static void measure_depths(Walk *w, const State *cur)
 {
     JgPe *pe = w->pe;
@@ -517,8 +534,10 @@ static void measure_depths(Walk *w, const State *cur)
      * objects is all virtual or all real) */
     VirtQueue deep = {0};
     for (uint32_t i = 0; i < queue.count; i++)
-        if (queue.items[i]->min_depth > FULL_DEPTH)
+        if (queue.items[i]->min_depth > FULL_DEPTH || (w->hard && hard_variable(queue.items[i]))) {
+            queue.items[i]->min_depth = FULL_DEPTH + 1;
             JG_VEC_PUSH(&pe->arena, deep, queue.items[i]);
+        }
     while (deep.count) {
         Virt *o = deep.items[--deep.count];
         for (uint32_t i = 0; i < o->nfields; i++) {
@@ -950,6 +969,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     w.exact = false;
     w.keep_known = false;
     w.full = count >= limit;
+    w.hard = count >= HARD_BOUND * limit;
     if (w.full) {
         pending_settle(pe, cur, *block, true);
         /* past the bound: reuse a fully general block when one exists */

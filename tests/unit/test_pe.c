@@ -385,6 +385,32 @@ static void test_hand_over_likely_divisors(void **state)
     assert_int_equal(stats.likely_divisors, 0);
 }
 
+/* A loop whose whole state is constants and whose current-node slot holds
+ * another of five virtual objects every trip (tests/cases/pe_hard_bound.tlc,
+ * a random program): specialized from the frame's start, the hard bound of
+ * blocks per merge-point key (pe/merge.c) keeps the graph to a few thousand
+ * blocks without an exit; before it, every key past its bound made a new
+ * block at each arrival until the budgets ended the compilations (14,000
+ * blocks, seven exits). */
+static void test_pe_hard_bound(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_hard_bound.tlc";
+    Run native = run_file(file, -2, tlc_eval);
+    tlc_engines_shutdown();
+    JgDriverOptions options = {.engine = JG_ENGINE_PE};
+    char err[512];
+    assert_true(tlc_engines_init(&options, err, sizeof err));
+    Run start = run_file(file, -2, tlc_eval_driver);
+    assert_int_equal(start.status, native.status);
+    assert_string_equal(start.text, native.text);
+    const JgPeStats *stats = jg_pe_stats(jg_driver_pe(tlc_engines_driver()));
+    assert_int_equal(stats->exits, 0);
+    assert_true(stats->residual_blocks < 5000);
+    free(native.text);
+    free(start.text);
+}
+
 /* A stack of nodes in an object the interpreter allocated, pushed on some
  * trips of a handed-over loop: the pushed node, kept pending in the
  * object's `top`, grew the loop by one block per node pushed; with the
@@ -701,6 +727,7 @@ int main(void)
         cmocka_unit_test(test_hand_over_guesses_invariants),
         cmocka_unit_test(test_hand_over_guesses_late),
         cmocka_unit_test(test_hand_over_likely_divisors),
+        cmocka_unit_test(test_pe_hard_bound),
         cmocka_unit_test(test_hand_over_pending_links),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
