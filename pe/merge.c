@@ -89,7 +89,7 @@ typedef struct Walk {
     JG_VEC(Virt *) marked;    /* match: the objects match_virt marked */
     uint32_t mark;
     uint32_t depth_walk; /* the walk of measure_depths */
-    bool hard; /* past HARD_BOUND times the bound (measure_depths) */
+    bool hard;           /* past HARD_BOUND times the bound (measure_depths) */
 } Walk;
 
 static void add_pair(Walk *w, JgVal param, Av value)
@@ -482,10 +482,10 @@ static void collect_state_args(Walk *w, State *shape, State *cur)
  *
  * Past HARD_BOUND times the bound, every object of an allocator but values
  * (hard_variable) becomes a variable at any depth, and what it reaches
- * with it: objects near the frames that differ from trip to trip
- * in which of them a slot holds (a ring of objects whose current node
- * moves) would otherwise make a new block at every arrival, each as general
- * as the last and none fitting the next. */
+ * with it: objects near the frames that differ from trip to trip in which
+ * of them a slot holds (a ring of objects whose current node moves) would
+ * otherwise make a new block at every arrival, each as general as the last
+ * and none fitting the next. */
 #define FULL_DEPTH 3
 #define HARD_BOUND 4
 
@@ -502,8 +502,6 @@ static void enqueue_depth(Walk *w, VirtQueue *queue, Av a, uint32_t depth)
     JG_VEC_PUSH(&w->pe->arena, *queue, a.obj);
 }
 
-/* Sets every virtual object's min_depth: the fewest links from a frame slot
- * or a pending store (depth 1) to it, breadth first. */
 /* Whether the hard bound makes `o` a variable: an object of an allocator
  * that is not a value allocator (JG_FLAG_VALUE: immutable boxes whose
  * identity the program cannot tell), not an interpreter's own ALLOCA. */
@@ -512,6 +510,10 @@ static bool hard_variable(const Virt *o)
     return o->kind == VIRT_HEAP && !(o->allocator && (o->allocator->flags & JG_FLAG_VALUE));
 }
 
+/* Sets every virtual object's min_depth: the fewest links from a frame slot
+ * or a pending store (depth 1) to it, breadth first; past FULL_DEPTH (and,
+ * past the hard bound, for hard_variable objects at any depth) the object
+ * and what it reaches are marked to become variables. */
 static void measure_depths(Walk *w, const State *cur)
 {
     JgPe *pe = w->pe;
