@@ -371,7 +371,9 @@ static void test_hand_over_likely_divisors(void **state)
     LoopCounts marked = run_handed_over(file, 3000, "0", &stats);
     assert_int_equal(stats.host_guesses, 0);
     assert_int_equal(stats.specializations, 1);
-    assert_true(marked.loop_variable_divisions >= 2);
+    /* two where the interpreter's remainder is an srem (x86-64), one where
+     * its bitcode computes it from the quotient (AArch64: no divrem) */
+    assert_true(marked.loop_variable_divisions >= 1);
     assert_int_equal(marked.loop_likely_divisions, marked.loop_variable_divisions);
     assert_int_equal(marked.likely_divisor_sum, 10007 * (uint64_t)marked.loop_likely_divisions);
     assert_true(stats.likely_divisors >= marked.loop_likely_divisions);
