@@ -49,7 +49,7 @@ typedef struct JgLlvmOptions {
     int opt_level; /* 0..3: LLVM's pipeline O0..O3 */
     /* opt_level applies to methods with loops only; methods without run
      * once per entry and get no optimization and fast instruction
-     * selection (docs/backend.md, "Optimization levels") */
+     * selection (docs/backend.md, "Optimization pipeline") */
     bool adaptive;
     unsigned dumps;            /* JG_DUMP_LLVM | JG_DUMP_LLVM_OPT | JG_DUMP_ASM (jitgen/driver.h) */
     FILE *dump_out;            /* default stderr */
