@@ -294,14 +294,20 @@ static void same_on_pairs(JgBaseline *bl, const JgGraph *g, JgType t)
                  (uint64_t[]){jg_truncate_bits(t, samples[i]), jg_truncate_bits(t, samples[j])});
 }
 
-/* g returns ext(x) ^ (ext(y) << shift) (two results in one), compiled and
- * compared with the evaluator on every pair of samples of type t. */
-static void check_mix(JgBaseline *bl, JgGraph *g, JgType t, JgOpcode ext, JgVal x, JgVal y,
-                      uint64_t shift)
+/* g returns ext(x) ^ (ext(y) << shift): two results in one. */
+static void return_mix(JgGraph *g, JgOpcode ext, JgVal x, JgVal y, uint64_t shift)
 {
     JgVal mix = op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, ext, x),
                     op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, ext, y), k64(g, shift)));
     jg_set_return(g, 0, mix);
+}
+
+/* return_mix, compiled and compared with the evaluator on every pair of
+ * samples of type t. */
+static void check_mix(JgBaseline *bl, JgGraph *g, JgType t, JgOpcode ext, JgVal x, JgVal y,
+                      uint64_t shift)
+{
+    return_mix(g, ext, x, y, shift);
     compile(bl, g);
     same_on_pairs(bl, g, t);
 }
@@ -325,6 +331,23 @@ static const uint64_t const_divisors[] = {2,
                                           (uint64_t)INT64_MAX};
 #define NCONST_DIVISORS (sizeof const_divisors / sizeof const_divisors[0])
 
+/* In block 0 of g, shape 0: the sdiv and the srem of parameter 0 by
+ * `divisor`, shape 1: the sdiv alone, shape 2: the srem alone (parameter 1
+ * standing for the other result); each division with `likely` (0: none). */
+static void divide_shape(JgGraph *g, JgType t, JgVal divisor, int shape, JgVal likely, JgVal *q,
+                         JgVal *r)
+{
+    *q = *r = P(g, 0, 1);
+    if (shape != 2) {
+        *q = op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
+        jg_last_op(g, 0)->likely = likely;
+    }
+    if (shape != 1) {
+        *r = op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
+        jg_last_op(g, 0)->likely = likely;
+    }
+}
+
 /* An sdiv right before the srem of the same operands takes one idiv for
  * both, one rounding of the dividend for a constant power-of-two divisor,
  * or one multiplication for another constant (method.c, pairs_divide);
@@ -343,8 +366,8 @@ static void test_divide_pair(void **state)
                 JgGraph *g = residual("divrem", JG_I64, 2, (JgType[]){t, t});
                 JgVal divisor =
                     pi ? jg_const(g, t, jg_truncate_bits(t, const_divisors[pi - 1])) : P(g, 0, 1);
-                JgVal q = shape == 2 ? P(g, 0, 1) : op2(g, 0, JG_OP_SDIV, t, P(g, 0, 0), divisor);
-                JgVal r = shape == 1 ? P(g, 0, 1) : op2(g, 0, JG_OP_SREM, t, P(g, 0, 0), divisor);
+                JgVal q, r;
+                divide_shape(g, t, divisor, shape, 0, &q, &r);
                 check_mix(bl, g, t, JG_OP_SEXT, q, r, 7);
             }
     }
@@ -368,19 +391,9 @@ static void test_divide_likely(void **state)
             for (int shape = 0; shape < 3; shape++) { /* the pair, sdiv alone, srem alone */
                 uint64_t likely = jg_truncate_bits(t, const_divisors[pi]);
                 JgGraph *g = residual("divlikely", JG_I64, 2, (JgType[]){t, t});
-                JgVal x = P(g, 0, 0), d = P(g, 0, 1), q = d, r = d;
-                if (shape != 2) {
-                    q = op2(g, 0, JG_OP_SDIV, t, x, d);
-                    jg_last_op(g, 0)->likely = jg_const(g, t, likely);
-                }
-                if (shape != 1) {
-                    r = op2(g, 0, JG_OP_SREM, t, x, d);
-                    jg_last_op(g, 0)->likely = jg_const(g, t, likely);
-                }
-                JgVal mix =
-                    op2(g, 0, JG_OP_XOR, JG_I64, to_i64(g, 0, JG_OP_SEXT, q),
-                        op2(g, 0, JG_OP_SHL, JG_I64, to_i64(g, 0, JG_OP_SEXT, r), k64(g, 7)));
-                jg_set_return(g, 0, mix);
+                JgVal q, r;
+                divide_shape(g, t, P(g, 0, 1), shape, jg_const(g, t, likely), &q, &r);
+                return_mix(g, JG_OP_SEXT, q, r, 7);
                 compile(bl, g);
                 for (size_t i = 0; i < NSAMPLES; i++) {
                     uint64_t dividend = jg_truncate_bits(t, samples[i]);

@@ -317,6 +317,16 @@ static LoopCounts run_handed_over(const char *file, int64_t n, const char *no_gu
     return sum;
 }
 
+/* run_handed_over with environment variable `name` set to "1". */
+static LoopCounts run_handed_over_with(const char *name, const char *file, int64_t n,
+                                       const char *no_guesses, JgPeStats *stats)
+{
+    assert_int_equal(setenv(name, "1", 1), 0);
+    LoopCounts c = run_handed_over(file, n, no_guesses, stats);
+    assert_int_equal(unsetenv(name), 0);
+    return c;
+}
+
 /* A modulus pushed before a loop stays a constant once the loop is handed
  * over (pe/guess.c): no division by a variable in the
  * loop, where without guessing the floor modulo divides by one twice. */
@@ -344,13 +354,11 @@ static void test_hand_over_guesses_late(void **state)
     LoopCounts off = run_handed_over(file, 5000, "0", &stats);
     assert_int_equal(stats.late_guesses, 0);
     assert_int_equal(off.loop_constant_divisions, 0);
-    assert_int_equal(setenv("JITGEN_LATE_GUESSES", "1", 1), 0);
-    LoopCounts guessed = run_handed_over(file, 5000, "0", &stats);
+    LoopCounts guessed = run_handed_over_with("JITGEN_LATE_GUESSES", file, 5000, "0", &stats);
     assert_int_equal(stats.host_guesses, 0);
     assert_int_equal(stats.late_guesses, 1);
     assert_true(guessed.loop_constant_divisions >= 1);
-    LoopCounts plain = run_handed_over(file, 5000, "1", &stats);
-    assert_int_equal(unsetenv("JITGEN_LATE_GUESSES"), 0);
+    LoopCounts plain = run_handed_over_with("JITGEN_LATE_GUESSES", file, 5000, "1", &stats);
     assert_int_equal(stats.late_guesses, 0);
     assert_int_equal(plain.loop_constant_divisions, 0);
     assert_true(plain.loop_variable_divisions >= 1);
@@ -377,9 +385,7 @@ static void test_hand_over_likely_divisors(void **state)
     assert_int_equal(marked.loop_likely_divisions, marked.loop_variable_divisions);
     assert_int_equal(marked.likely_divisor_sum, 10007 * (uint64_t)marked.loop_likely_divisions);
     assert_true(stats.likely_divisors >= marked.loop_likely_divisions);
-    assert_int_equal(setenv("JITGEN_NO_LIKELY_DIVISORS", "1", 1), 0);
-    LoopCounts plain = run_handed_over(file, 3000, "0", &stats);
-    assert_int_equal(unsetenv("JITGEN_NO_LIKELY_DIVISORS"), 0);
+    LoopCounts plain = run_handed_over_with("JITGEN_NO_LIKELY_DIVISORS", file, 3000, "0", &stats);
     assert_int_equal(stats.likely_divisors, 0);
     assert_int_equal(plain.loop_likely_divisions, 0);
     assert_int_equal(plain.loop_variable_divisions, marked.loop_variable_divisions);
