@@ -193,6 +193,8 @@ size_t x64_disasm_one(const uint8_t *code, size_t len, uint64_t addr, char *text
             snprintf(text, size, "neg %s", rm);
         else if (op == 0xf7 && (reg & 7) == 5)
             snprintf(text, size, "imul %s", rm);
+        else if (op == 0xf7 && (reg & 7) == 6)
+            snprintf(text, size, "div %s", rm);
         else if (op == 0xf7 && (reg & 7) == 7)
             snprintf(text, size, "idiv %s", rm);
         else if (op == 0xff && (reg & 7) == 2)

@@ -561,15 +561,34 @@ static DivideOut lower_divide_by(Codegen *c, int64_t divisor, bool rem, bool rem
     return (DivideOut){X64_RDX, X64_RDX};
 }
 
-/* rax (the dividend) divided by rcx (the divisor, both sign-extended) with
- * idiv: quotient in rax, remainder in rdx. Unless `nonzero` (a constant
+/* rax by rcx, neither divisor 0 nor -1: quotient in rax, remainder in
+ * rdx. Where both operands are below 2^32 and not negative (most of a
+ * program's divisions) the 32-bit unsigned div gives the same results in
+ * about half the time of the 64-bit idiv; the test leaves rdx zero for it. */
+static void divide_rax_by_rcx(Codegen *c)
+{
+    X64Buf *b = &c->buf;
+    uint32_t wide = x64_label(b), done = x64_label(b);
+    x64_mov_rr(b, X64_RDX, X64_RAX);
+    x64_alu_rr(b, X64_OR, X64_RDX, X64_RCX);
+    x64_shr_ri(b, X64_RDX, 32);
+    x64_jcc(b, X64_NE, wide);
+    x64_div32(b, X64_RCX);
+    x64_jmp(b, done);
+    x64_place(b, wide);
+    x64_cqo(b);
+    x64_idiv(b, X64_RCX);
+    x64_place(b, done);
+}
+
+/* rax (the dividend) divided by rcx (the divisor, both sign-extended):
+ * quotient in rax, remainder in rdx. Unless `nonzero` (a constant
  * divisor other than 0 and -1), divisors 0 and -1, where idiv would trap,
  * give x * divisor and 0. */
 static DivideOut lower_divide_idiv(Codegen *c, bool rem, bool nonzero)
 {
     if (nonzero) {
-        x64_cqo(&c->buf);
-        x64_idiv(&c->buf, X64_RCX);
+        divide_rax_by_rcx(c);
         return (DivideOut){rem ? X64_RDX : X64_RAX, X64_RDX};
     }
     uint32_t divide = x64_label(&c->buf), done = x64_label(&c->buf);
@@ -581,8 +600,7 @@ static DivideOut lower_divide_idiv(Codegen *c, bool rem, bool nonzero)
     x64_mov_ri(&c->buf, X64_RDX, 0);
     x64_jmp(&c->buf, done);
     x64_place(&c->buf, divide);
-    x64_cqo(&c->buf);
-    x64_idiv(&c->buf, X64_RCX);
+    divide_rax_by_rcx(c);
     x64_place(&c->buf, done);
     return (DivideOut){rem ? X64_RDX : X64_RAX, X64_RDX};
 }

@@ -426,6 +426,13 @@ void x64_idiv(X64Buf *b, X64Reg src)
     modrm_rr(b, 7, src);
 }
 
+void x64_div32(X64Buf *b, X64Reg src)
+{
+    rex(b, false, 0, src, false);
+    x64_byte(b, 0xf7);
+    modrm_rr(b, 6, src);
+}
+
 void x64_imul_wide(X64Buf *b, X64Reg src)
 {
     rex(b, true, 0, src, false);

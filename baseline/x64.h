@@ -147,6 +147,8 @@ void x64_neg(X64Buf *b, X64Reg dst);
  * (idiv, signed, 64-bit; traps on 0 and on INT64_MIN / -1) */
 void x64_cqo(X64Buf *b);
 void x64_idiv(X64Buf *b, X64Reg src);
+/* div r32: edx:eax by src's low half, unsigned; quotient eax, remainder edx */
+void x64_div32(X64Buf *b, X64Reg src);
 /* rdx:rax = rax * src, signed (the 128-bit product) */
 void x64_imul_wide(X64Buf *b, X64Reg src);
 /* dst = cond ? 1 : 0 (the whole register) */

@@ -2721,6 +2721,29 @@ static char *checked_asm(JgGraph *g, const Expect *expect, size_t nexpect)
     return text;
 }
 
+/* A division by a variable: operands below 2^32 and not negative divide
+ * with the 32-bit div, the others with idiv (method.c, divide_rax_by_rcx);
+ * both give the evaluator's results on every pair of samples, which hold
+ * the 2^31 and 2^32 boundaries and negative numbers. */
+static void test_divide_narrow(void **state)
+{
+    (void)state;
+    char *text = NULL;
+    size_t len = 0;
+    FILE *asm_out = open_memstream(&text, &len);
+    assert_non_null(asm_out);
+    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
+    JgGraph *g = residual("divnarrow", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
+    JgVal q, r;
+    divide_shape(g, JG_I64, P(g, 0, 1), 0, 0, &q, &r);
+    check_mix(bl, g, JG_I64, JG_OP_SEXT, q, r, 7);
+    jg_baseline_free(bl);
+    fclose(asm_out);
+    assert_int_equal(count_lines_with(text, " div ecx"), 1);
+    assert_int_equal(count_lines_with(text, "idiv rcx"), 1);
+    free(text);
+}
+
 /* Loop rotation: sum's back-edge copies the header's test (`cmp i, n`,
  * the only comparison of two registers) and jumps back into the body, so
  * the test is in the code twice; the results stay the evaluator's. */
@@ -3037,6 +3060,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_integer_edge_values, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_likely, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_divide_narrow, setup, teardown),
         cmocka_unit_test_setup_teardown(test_divide_by_constant_random, setup, teardown),
         cmocka_unit_test_setup_teardown(test_operands_in_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_multiply_by_constant, setup, teardown),

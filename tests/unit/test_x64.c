@@ -350,8 +350,10 @@ static void test_imul_test_neg(void **state)
     CHECK(x64_neg(b, X64_R11), 0x49, 0xf7, 0xdb);
     CHECK(x64_neg(b, X64_RSP), 0x48, 0xf7, 0xdc);
     CHECK(x64_cqo(b), 0x48, 0x99);
-    CHECK(x64_idiv(b, X64_RCX), 0x48, 0xf7, 0xf9); /* idiv rcx */
-    CHECK(x64_idiv(b, X64_R10), 0x49, 0xf7, 0xfa); /* idiv r10 */
+    CHECK(x64_idiv(b, X64_RCX), 0x48, 0xf7, 0xf9);                      /* idiv rcx */
+    CHECK(x64_idiv(b, X64_R10), 0x49, 0xf7, 0xfa);                      /* idiv r10 */
+    CHECK(x64_div32(b, X64_RCX), 0xf7, 0xf1);                           /* div ecx */
+    CHECK(x64_div32(b, X64_R9), 0x41, 0xf7, 0xf1);                      /* div r9d */
     CHECK(x64_imul_wide(b, X64_RCX), 0x48, 0xf7, 0xe9);                 /* imul rcx */
     CHECK(x64_imul_wide(b, X64_R11), 0x49, 0xf7, 0xeb);                 /* imul r11 */
     CHECK(x64_imul_rri(b, X64_R9, X64_RAX, 3), 0x4c, 0x6b, 0xc8, 0x03); /* imul r9, rax, 3 */
@@ -583,6 +585,7 @@ static void test_disasm(void **state)
     x64_neg(b, X64_RDX);
     x64_cqo(b);
     x64_idiv(b, X64_R9);
+    x64_div32(b, X64_RCX);
     x64_imul_wide(b, X64_RCX);
     x64_setcc(b, X64_G, X64_RSI);
     x64_cmov(b, X64_E, X64_RAX, X64_R13);
@@ -631,6 +634,7 @@ static void test_disasm(void **state)
         "neg rdx",
         "cqo",
         "idiv r9",
+        "div ecx",
         "imul rcx",
         "setg sil",
         "movzx esi, sil",
