@@ -153,6 +153,7 @@ typedef struct Classes {
     JgVal *value;    /* per number: the graph value */
     uint32_t *parent;
     uint32_t *next;    /* members of a class: a list from its root */
+    uint32_t *size;    /* per root: its members */
     uint32_t words;    /* of a bit set over the numbers */
     uint64_t *rows;    /* per root: what its members interfere with (NULL: no coalescing) */
     uint64_t *crosses; /* bit set: live across a call (or an ALLOCA's rep stosb) */
@@ -394,9 +395,17 @@ static bool find_interference(const Codegen *c, Classes *k)
     return true;
 }
 
-/* Whether some member of class rb interferes with some member of ra. */
+/* Whether some member of class rb interferes with some member of ra.
+ * Interference is symmetric and a root's row holds its members' rows, so
+ * the smaller class's members are looked up in the other's row (the
+ * classes of a long chain of blocks' parameters have hundreds). */
 static bool classes_interfere(Classes *k, uint32_t ra, uint32_t rb)
 {
+    if (k->size[rb] > k->size[ra]) {
+        uint32_t t = ra;
+        ra = rb;
+        rb = t;
+    }
     const uint64_t *row = k->rows + (size_t)ra * k->words;
     for (uint32_t m = rb; m != NONE; m = k->next[m])
         if (set_has(row, m))
@@ -407,6 +416,7 @@ static bool classes_interfere(Classes *k, uint32_t ra, uint32_t rb)
 static void unite(Classes *k, uint32_t ra, uint32_t rb)
 {
     k->parent[rb] = ra;
+    k->size[ra] += k->size[rb];
     uint64_t *row = k->rows + (size_t)ra * k->words;
     const uint64_t *other = k->rows + (size_t)rb * k->words;
     for (uint32_t w = 0; w < k->words; w++)
@@ -453,7 +463,7 @@ static void coalesce(const Codegen *c, Classes *k, const bool *hot)
                     if (p == NONE || a == NONE)
                         continue;
                     uint32_t rp = find(k, p), ra = find(k, a);
-                    if (rp == ra || classes_interfere(k, ra, rp) || classes_interfere(k, rp, ra))
+                    if (rp == ra || classes_interfere(k, ra, rp))
                         continue;
                     if (pass == 1 && class_crosses(k, ra) != class_crosses(k, rp))
                         continue;
@@ -965,6 +975,7 @@ static void free_classes(Classes *k)
     free(k->value);
     free(k->parent);
     free(k->next);
+    free(k->size);
     free(k->rows);
     free(k->crosses);
     free(k->live_in);
@@ -986,11 +997,12 @@ bool bl_assign_homes(Codegen *c)
     k.value = malloc(sizeof *k.value * ndefs);
     k.parent = malloc(sizeof *k.parent * ndefs);
     k.next = malloc(sizeof *k.next * ndefs);
+    k.size = malloc(sizeof *k.size * ndefs);
     bool *hot = calloc(nblocks ? nblocks : 1, sizeof *hot);
     uint64_t *weight = calloc(ndefs, sizeof *weight);
     uint32_t *reads = c->bg->bl->values.reads; /* per value: its reads (count_reads) */
     bool counted = false;
-    bool ok = k.value && k.parent && k.next && hot && weight;
+    bool ok = k.value && k.parent && k.next && k.size && hot && weight;
     if (ok) {
         ok = scan(c, &k);
     } else {
@@ -1000,6 +1012,7 @@ bool bl_assign_homes(Codegen *c)
         for (uint32_t i = 0; i < k.n; i++) {
             k.parent[i] = i;
             k.next[i] = NONE;
+            k.size[i] = 1;
         }
         k.words = (k.n + 63) / 64;
         find_loops(c, hot);
