@@ -2701,24 +2701,44 @@ typedef struct Expect {
     uint64_t in, want;
 } Expect;
 
+/* A baseline that prints its code into a string: *text once *out is closed. */
+typedef struct AsmBaseline {
+    JgBaseline *bl;
+    FILE *out;
+    char *text;
+    size_t len;
+} AsmBaseline;
+
+static void asm_baseline_open(AsmBaseline *a)
+{
+    a->text = NULL;
+    a->len = 0;
+    a->out = open_memstream(&a->text, &a->len);
+    assert_non_null(a->out);
+    a->bl = baseline_with((JgBaselineOptions){.dump_asm = a->out});
+}
+
+/* Frees the baseline and returns its code's disassembly (to free). */
+static char *asm_baseline_close(AsmBaseline *a)
+{
+    jg_baseline_free(a->bl);
+    fclose(a->out);
+    return a->text;
+}
+
 /* `g` compiled by a baseline that prints its code: the results for the
  * inputs 0..11 must be the evaluator's, and those of `expect` as given.
  * Returns the disassembly (to free). */
 static char *checked_asm(JgGraph *g, const Expect *expect, size_t nexpect)
 {
-    char *text = NULL;
-    size_t len = 0;
-    FILE *asm_out = open_memstream(&text, &len);
-    assert_non_null(asm_out);
-    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
-    compile(bl, g);
+    AsmBaseline a;
+    asm_baseline_open(&a);
+    compile(a.bl, g);
     for (uint64_t n = 0; n < 12; n++)
-        same(bl, g, &n);
+        same(a.bl, g, &n);
     for (size_t i = 0; i < nexpect; i++)
-        assert_int_equal(same(bl, g, &expect[i].in), expect[i].want);
-    jg_baseline_free(bl);
-    fclose(asm_out);
-    return text;
+        assert_int_equal(same(a.bl, g, &expect[i].in), expect[i].want);
+    return asm_baseline_close(&a);
 }
 
 /* A division by a variable: operands below 2^32 and not negative divide
@@ -2728,17 +2748,13 @@ static char *checked_asm(JgGraph *g, const Expect *expect, size_t nexpect)
 static void test_divide_narrow(void **state)
 {
     (void)state;
-    char *text = NULL;
-    size_t len = 0;
-    FILE *asm_out = open_memstream(&text, &len);
-    assert_non_null(asm_out);
-    JgBaseline *bl = baseline_with((JgBaselineOptions){.dump_asm = asm_out});
+    AsmBaseline a;
+    asm_baseline_open(&a);
     JgGraph *g = residual("divnarrow", JG_I64, 2, (JgType[]){JG_I64, JG_I64});
     JgVal q, r;
     divide_shape(g, JG_I64, P(g, 0, 1), 0, 0, &q, &r);
-    check_mix(bl, g, JG_I64, JG_OP_SEXT, q, r, 7);
-    jg_baseline_free(bl);
-    fclose(asm_out);
+    check_mix(a.bl, g, JG_I64, JG_OP_SEXT, q, r, 7);
+    char *text = asm_baseline_close(&a);
     assert_int_equal(count_lines_with(text, " div ecx"), 1);
     assert_int_equal(count_lines_with(text, "idiv rcx"), 1);
     free(text);
