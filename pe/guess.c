@@ -333,7 +333,7 @@ static void specialize_on_words(JgPe *pe, uint32_t first, uint32_t end, const Me
             to[i] = av_var(t, jg_block_add_param(g, vb, t));
         }
     }
-    State *s = state_copy(pe, e->shape);
+    State *s = state_fork(pe, e->shape);
     state_rename(pe, s, np, from, to);
     for (uint32_t i = 0; i < np; i++)
         if (s->host_array == from[i])

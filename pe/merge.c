@@ -564,6 +564,10 @@ static Virt *generalize_virt(Walk *w, Virt *c, Virt *prev)
     c->copy = g;
     bool parallel =
         prev && prev->kind == c->kind && prev->size == c->size && prev->nfields == c->nfields;
+    if (c->nfields) { /* the fields come in order: each store appends */
+        g->fields = jg_arena_alloc(w->pe->rg->arena, sizeof(Field) * c->nfields);
+        g->capacity = c->nfields;
+    }
     for (uint32_t i = 0; i < c->nfields; i++) {
         Av pv = {0};
         if (parallel && prev->fields[i].offset == c->fields[i].offset &&

@@ -345,7 +345,7 @@ static uint32_t resume_case(PeFlexData *data, JgFlexswitch *fs, uint64_t value)
     rg->blocks.items[nb].flags |= JG_BLOCK_ENTRY;
     JG_VEC_PUSH(rg->arena, data->residual->compilation_starts, nb);
     pe->stats.residual_blocks++;
-    State *s = state_copy(pe, data->state);
+    State *s = state_fork(pe, data->state);
     pe->closed = NULL;
     Av to[fs->nlive + 2];
     JgVal from[fs->nlive + 2];

@@ -229,10 +229,17 @@ struct JgPe {
 
 /* ---- pe/state.c ---- */
 State *state_new(JgPe *pe);
+/* A copy of `s` (virtual objects copied, aliasing kept) that is kept as it
+ * is: a merge point's shape, a compilation's start. */
 State *state_copy(JgPe *pe, const State *s);
+/* The same for a copy that goes on specializing (the other path of a
+ * branch, a flexswitch's case): its frames have room for the locals of
+ * their graph's largest block, as a running frame has (frame_enter_block). */
+State *state_fork(JgPe *pe, const State *s);
 /* The frames of `s` with their locals copied as they are (virtual objects
- * shared, not copied) and no heap cache: for a caller that replaces every
- * local that may point to a virtual object and sets the cache itself. */
+ * shared, not copied) and no heap cache, to go on specializing: for a
+ * caller that replaces every local that may point to a virtual object and
+ * sets the cache itself. */
 State *state_copy_frames(JgPe *pe, const State *s);
 Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
                         uint32_t block);

@@ -526,7 +526,7 @@ static Step run_select(JgPe *pe, State **sp, uint32_t *block, Frame *f, const Jg
     Av a = get(f, op->args[1]), b = get(f, op->args[2]);
     if (f->bta->color[op->result] == JG_GREEN && a.kind == AV_CONST && b.kind == AV_CONST) {
         (*sp)->forked = true;
-        State *other = state_copy(pe, *sp);
+        State *other = state_fork(pe, *sp);
         uint32_t yes = new_block(pe), no = new_block(pe);
         JgVal cond = residualize(pe, *sp, *block, c);
         jg_set_branch(pe->rg, *block, cond, jg_link(pe->rg, yes, 0, NULL),
@@ -699,7 +699,7 @@ static bool split_branch(JgPe *pe, State **sp, uint32_t *block, const JgTerm *t,
     bool lazy = !pe->options.no_cold_paths;
     bool learn = learns(pe, t, cond, doomed);
     for (uint32_t i = n; i-- > 1;) {
-        State *copy = state_copy(pe, *sp);
+        State *copy = state_fork(pe, *sp);
         uint32_t b = targets[i];
         if (learn)
             learn_taken(pe, copy, i, cond);

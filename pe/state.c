@@ -261,7 +261,10 @@ static void clear_av(Av a)
         clear_copy(a.obj);
 }
 
-State *state_copy_frames(JgPe *pe, const State *s)
+/* `runs`: the copy goes on specializing, its frames' locals sized as
+ * frame_enter_block sizes them (a copy sized to its block's locals would
+ * be copied again at the first larger block). */
+static State *copy_frames(JgPe *pe, const State *s, bool runs)
 {
     State *c = state_new(pe);
     c->history = s->history;
@@ -274,16 +277,22 @@ State *state_copy_frames(JgPe *pe, const State *s)
         const Frame *f = &s->frames[i];
         Frame *g = &c->frames[i];
         *g = *f;
-        g->locals = jg_arena_alloc(arena_of(pe), sizeof(Av) * (f->nlocals + 1));
-        g->locals_capacity = f->nlocals;
+        uint32_t room = runs && f->info->max_locals > f->nlocals ? f->info->max_locals : f->nlocals;
+        g->locals = jg_arena_alloc(arena_of(pe), sizeof(Av) * (room + 1));
+        g->locals_capacity = room;
         memcpy(g->locals, f->locals, sizeof(Av) * f->nlocals);
     }
     return c;
 }
 
-State *state_copy(JgPe *pe, const State *s)
+State *state_copy_frames(JgPe *pe, const State *s)
 {
-    State *c = state_copy_frames(pe, s);
+    return copy_frames(pe, s, true);
+}
+
+static State *copy_state(JgPe *pe, const State *s, bool runs)
+{
+    State *c = copy_frames(pe, s, runs);
     for (uint32_t i = 0; i < s->depth; i++) {
         const Frame *f = &s->frames[i];
         Av *locals = c->frames[i].locals;
@@ -304,4 +313,14 @@ State *state_copy(JgPe *pe, const State *s)
     for (uint32_t i = 0; i < s->ncache; i++)
         clear_av(s->cache[i].value);
     return c;
+}
+
+State *state_copy(JgPe *pe, const State *s)
+{
+    return copy_state(pe, s, false);
+}
+
+State *state_fork(JgPe *pe, const State *s)
+{
+    return copy_state(pe, s, true);
 }
