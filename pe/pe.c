@@ -46,6 +46,7 @@ void jg_pe_free(JgPe *pe)
         r = next;
     }
     free(pe->by_key);
+    free(pe->kept);
     jg_arena_free(&pe->arena);
     free(pe);
 }

@@ -41,13 +41,13 @@ struct Virt {
     const JgGraph *allocator; /* VIRT_HEAP: what to call */
     JgVal materialized;       /* residual pointer once escaped, else 0 */
     uint32_t nfields, capacity;
-    Field *fields; /* sorted by offset; absent fields read as zero */
-    Virt *copy;    /* scratch: the copy made during a state copy */
-    uint32_t mark; /* scratch: walk number */
-    uint32_t slot; /* scratch: index during a walk */
+    Field *fields;        /* sorted by offset; absent fields read as zero */
+    Virt *copy;           /* scratch: the copy made during a state copy */
+    uint32_t mark;        /* scratch: walk number */
+    uint32_t slot;        /* scratch: index during a walk */
     uint32_t escape_walk; /* scratch: the match walk that lets it escape (merge.c) */
     uint32_t depth_walk;  /* scratch: the walk that set min_depth */
-    uint32_t min_depth;  /* scratch: fewest links from the frames (merge.c) */
+    uint32_t min_depth;   /* scratch: fewest links from the frames (merge.c) */
 
     /* VIRT_HEAP: the allocator's constant second argument, if it takes one
      * (has_tag), passed again when the object is materialized */
@@ -162,8 +162,8 @@ typedef struct PeResidualData {
 typedef struct PeFlexData {
     JgPe *pe;
     JgResidual *residual;
-    State *state; /* positioned at the promote op */
-    Av promoted;  /* the promoted value as it was (a variable) */
+    State *state;     /* positioned at the promote op */
+    Av promoted;      /* the promoted value as it was (a variable) */
     bool call_result; /* a portal call's result shape (pe/value_args.c), not a promote op */
     /* a host call's guard (pe/guess.c), not a promote op: the
      * state is the portal's entry; case 1 assumes `guess` */
@@ -194,8 +194,8 @@ struct JgPe {
     JgResidual *residuals;
     JgResidual **by_key; /* the residuals by their green arguments (open addressing) */
     uint32_t by_key_cap, nresiduals;
-    JgResidual *last;      /* the one found last (recursion calls the same key again) */
-    uint8_t green_index[64]; /* the portal's green parameters */
+    JgResidual *last;                /* the one found last (recursion calls the same key again) */
+    uint8_t green_index[64];         /* the portal's green parameters */
     struct ValueShape *value_shapes; /* interned (pe/value_args.c) */
     JgArgShapes *arg_shapes;         /* interned (pe/value_args.c) */
     uint32_t ngreen;
@@ -203,6 +203,9 @@ struct JgPe {
     JgResidual *current;
     JgGraph *rg; /* current->graph; its arena holds states and virtuals */
     JG_VEC(Work) work;
+    /* a merge point's scratch: the locals the state arrived with (merge.c) */
+    Av *kept;
+    uint32_t kept_capacity;
     uint32_t walk; /* walk counter for Virt.mark */
     JgEvaluator *exit_evaluator;
     /* a specialization for a host's call: the shapes of the host array's
