@@ -96,7 +96,15 @@ Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant
         s->capacity = cap;
     }
     Frame *f = &s->frames[s->depth++];
+    /* the locals of a frame popped from this slot (a returned inline call):
+     * no other state has them (copies take frames below the depth only),
+     * and each inlined call taking a fresh array was a share of the
+     * partial evaluator's memory */
+    Av *locals = f->locals;
+    uint32_t room = f->locals_capacity;
     memset(f, 0, sizeof *f);
+    f->locals = locals;
+    f->locals_capacity = room;
     f->g = g;
     f->bta = bta;
     f->info = pe_graph_info(pe, g);
