@@ -2,28 +2,42 @@
 
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "errors.h"
 
-/* A growable array of object pointers used as an explicit work stack. It is
- * malloc'd memory, which the GC does not scan: everything pushed on it stays
- * reachable from the value being walked, so nothing is lost. */
+/* A growable array of object pointers used as an explicit work stack. It
+ * may start in a caller's array (`heap` false) and moves to malloc'd memory
+ * when that is full. malloc'd memory is not scanned by the GC: everything
+ * pushed on it stays reachable from the value being walked, so nothing is
+ * lost. */
 typedef struct WorkStack {
     TlcObject **items;
     size_t count, capacity;
+    bool heap; /* items is malloc'd (free it) */
 } WorkStack;
 
 static void work_push(WorkStack *w, TlcObject *o)
 {
     if (w->count == w->capacity) {
         size_t cap = w->capacity ? w->capacity * 2 : 32;
-        TlcObject **grown = realloc(w->items, cap * sizeof *grown);
+        TlcObject **grown =
+            w->heap ? realloc(w->items, cap * sizeof *grown) : malloc(cap * sizeof *grown);
         if (!grown)
             tlc_fail_internal("tlc: out of memory");
+        if (!w->heap && w->count)
+            memcpy(grown, w->items, w->count * sizeof *grown);
         w->items = grown;
         w->capacity = cap;
+        w->heap = true;
     }
     w->items[w->count++] = o;
+}
+
+static void work_free(WorkStack *w)
+{
+    if (w->heap)
+        free(w->items);
 }
 
 static void write_atom(FILE *out, TlcObject *v)
@@ -56,7 +70,7 @@ void tlc_write_value(FILE *out, TlcObject *v)
         /* v is done: continue with the innermost unfinished list */
         for (;;) {
             if (pending.count == 0) {
-                free(pending.items);
+                work_free(&pending);
                 return;
             }
             TlcObject *rest = pending.items[pending.count - 1];
@@ -107,31 +121,40 @@ void tlc_dump_end(void)
 }
 
 /* Compares pairwise with an explicit stack of (b, a) pairs. */
+/* Walks both lists together: a pair of cells compares its cars now and
+ * leaves its cdrs on the work stack, so a flat list needs two entries,
+ * which the array on the C stack holds (EQ of two lists in a hot loop made
+ * a malloc and a free per comparison). */
 bool tlc_cons_equal(TlcObject *b, TlcObject *a)
 {
-    WorkStack pairs = {0};
+    TlcObject *first[32];
+    WorkStack pairs = {.items = first, .capacity = sizeof first / sizeof first[0]};
     bool equal = true;
-    work_push(&pairs, b);
-    work_push(&pairs, a);
-    while (equal && pairs.count > 0) {
-        TlcObject *y = pairs.items[--pairs.count];
-        TlcObject *x = pairs.items[--pairs.count];
-        if (x == y)
-            continue;
-        if (x->type != y->type) {
-            equal = false;
-        } else if (x->type->kind == TLC_KIND_INT) {
-            equal = ((TlcInt *)x)->value == ((TlcInt *)y)->value;
-        } else if (x->type->kind == TLC_KIND_CONS) {
-            work_push(&pairs, ((TlcCons *)x)->cdr);
-            work_push(&pairs, ((TlcCons *)y)->cdr);
-            work_push(&pairs, ((TlcCons *)x)->car);
-            work_push(&pairs, ((TlcCons *)y)->car);
-        } else {
-            equal = false; /* nil and objects: identity, already compared */
+    TlcObject *x = b, *y = a;
+    for (;;) {
+        if (x != y) {
+            if (x->type != y->type) {
+                equal = false;
+                break;
+            }
+            if (x->type->kind == TLC_KIND_CONS) {
+                work_push(&pairs, ((TlcCons *)x)->cdr);
+                work_push(&pairs, ((TlcCons *)y)->cdr);
+                x = ((TlcCons *)x)->car;
+                y = ((TlcCons *)y)->car;
+                continue;
+            }
+            if (x->type->kind != TLC_KIND_INT || ((TlcInt *)x)->value != ((TlcInt *)y)->value) {
+                equal = false; /* nil and objects: identity, already compared */
+                break;
+            }
         }
+        if (pairs.count == 0)
+            break;
+        y = pairs.items[--pairs.count];
+        x = pairs.items[--pairs.count];
     }
-    free(pairs.items);
+    work_free(&pairs);
     return equal;
 }
 
