@@ -197,6 +197,50 @@ static void test_equality(void **state)
     expect_output("NEW x\nNEW x\nEQ\nNEW x\nPICK 0\nEQ\nDUMP\n", 0, "[0, 1]\n1\n");
 }
 
+/* Appends to `src` the code of a list nested `depth` deep through its cars,
+ * (((k ...) ...) ...), each level also holding a tail of `width` integers 7
+ * (the outermost one `outer` of them). */
+static void append_nested_list(char *src, size_t size, const int *shape)
+{
+    int depth = shape[0], width = shape[1], outer = shape[2], k = shape[3];
+    size_t len = strlen(src);
+    len += (size_t)snprintf(src + len, size - len, "NIL\nPUSH %d\nCONS\n", k);
+    for (int d = 0; d < depth; d++) {
+        len += (size_t)snprintf(src + len, size - len, "NIL\n");
+        for (int w = 0; w < (d + 1 == depth ? outer : width); w++)
+            len += (size_t)snprintf(src + len, size - len, "PUSH 7\nCONS\n");
+        len += (size_t)snprintf(src + len, size - len, "SWAP\nCONS\n"); /* (inner 7 ...) */
+    }
+}
+
+/* Lists nested deeper than the comparison's first work stack (on the C
+ * stack) holds, and longer than it: equal, and unequal at the innermost
+ * element, in every tail, or only in the outermost tail (compared last,
+ * from the first entries of the stack). */
+static void test_equality_deep_lists(void **state)
+{
+    (void)state;
+    const size_t size = 1 << 20;
+    char *src = malloc(size);
+    assert_non_null(src);
+    const int shapes[][8] = {
+        /* depth, width, outer width and k of the first list, then of the second */
+        {100, 0, 0, 1, 100, 0, 0, 1},   {100, 0, 0, 1, 100, 0, 0, 2},
+        {40, 40, 40, 1, 40, 40, 40, 1}, {40, 40, 40, 1, 40, 39, 39, 1},
+        {40, 2, 3, 1, 40, 2, 2, 1},     {1, 500, 500, 3, 1, 500, 500, 3},
+        {60, 1, 1, 5, 59, 1, 1, 5},
+    };
+    for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+        const int *s = shapes[i];
+        src[0] = 0;
+        append_nested_list(src, size, s);
+        append_nested_list(src, size, s + 4);
+        strcat(src, "EQ\n");
+        expect_output(src, 0, memcmp(s, s + 4, 4 * sizeof *s) == 0 ? "1\n" : "0\n");
+    }
+    free(src);
+}
+
 static void test_branches(void **state)
 {
     (void)state;
@@ -341,6 +385,7 @@ int main(void)
         cmocka_unit_test(test_floor_division),
         cmocka_unit_test(test_comparisons),
         cmocka_unit_test(test_equality),
+        cmocka_unit_test(test_equality_deep_lists),
         cmocka_unit_test(test_branches),
         cmocka_unit_test(test_calls),
         cmocka_unit_test(test_lists),
