@@ -743,8 +743,10 @@ static Av previous_pending(const State *shape, const CacheEntry *e)
  * `pend` (after the rest of the cache, in the order pending_walk checks
  * them): bases become parameters, and the variables inside the stored
  * objects more parameters. pending_settle left only stores whose base the
- * block has as a parameter. */
-static void rebase_pending(Walk *w, State *g, const State *cur, CacheEntry *pend, uint32_t npend,
+ * block has as a parameter, but past the bound, where what holds a base
+ * may become a variable, boxed numbers: their stores are emitted as the
+ * state jumps. */
+static void rebase_pending(Walk *w, State *g, State *cur, CacheEntry *pend, uint32_t npend,
                            uint32_t block)
 {
     uint32_t j = 0;
@@ -754,6 +756,14 @@ static void rebase_pending(Walk *w, State *g, const State *cur, CacheEntry *pend
         CacheEntry e = pend[j++];
         if (e.base) {
             uint32_t k = find_base(w, e.base);
+            if (k == w->pair_param.count && cur->cache[i].value.kind == AV_VIRT &&
+                pending_value_object(cur->cache[i].value.obj)) {
+                /* past the bound the object stored into became the value
+                 * of a variable: the store is emitted before the jump (the
+                 * box may stay virtual in the block too: it is a value) */
+                pending_flush_entry(w->pe, cur, w->block, i);
+                continue;
+            }
             if (k == w->pair_param.count) {
                 pe_fail(w->pe, "internal error: a pending store's base is not a parameter");
                 return;
@@ -963,7 +973,7 @@ static Av arrived(const Av *kept, const State *cur, uint32_t d, uint32_t at, uin
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
 {
     State *cur = *state;
-    pending_settle(pe, cur, *block, false);
+    pending_settle(pe, cur, *block, SETTLE_MERGE);
     PeResidualData *rd = residual_data(pe);
     Buf key = {.arena = pe->rg->arena};
     make_key(cur, &key);
@@ -1022,7 +1032,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
     w.full = count >= limit;
     w.hard = count >= HARD_BOUND * limit;
     if (w.full) {
-        pending_settle(pe, cur, *block, true);
+        pending_settle(pe, cur, *block, w.hard ? SETTLE_ALL : SETTLE_BOUND);
         /* past the bound: reuse a fully general block when one exists */
         for (MergeEntry *e = *bucket; e; e = e->next) {
             if (e->hash != h || e->keylen != key.len || memcmp(e->key, key.data, key.len) != 0 ||

@@ -299,6 +299,9 @@ void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type);
 bool pending_keepable(Av value);
 void pending_put(JgPe *pe, State *s, JgVal base, int64_t offset, JgType type, Av value);
 void pending_flush_all(JgPe *pe, State *s, uint32_t block);
+/* Emits the store of cache entry `i` of `s` in `block`; it stays in the
+ * cache as a known value. */
+void pending_flush_entry(JgPe *pe, State *s, uint32_t block, uint32_t i);
 void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                            JgType type);
 uint32_t pending_count(const State *s);
@@ -307,7 +310,16 @@ uint32_t pending_count(const State *s);
  * at offsets where `shape`, the block the path last went through at this
  * key, keeps none are emitted in `block`. Returns how many. */
 uint32_t pending_narrow(JgPe *pe, State *s, uint32_t block, const State *shape);
-void pending_settle(JgPe *pe, State *s, uint32_t block, bool all);
+/* An object of a value allocator (JG_FLAG_VALUE: an immutable box whose
+ * identity the program cannot tell, a number), which past the bound of
+ * blocks per key stays virtual wherever it is (merge.c, measure_depths). */
+bool pending_value_object(const Virt *o);
+typedef enum SettleMode {
+    SETTLE_MERGE, /* a merge point */
+    SETTLE_BOUND, /* past the bound of blocks per key */
+    SETTLE_ALL,   /* every pending store emitted */
+} SettleMode;
+void pending_settle(JgPe *pe, State *s, uint32_t block, SettleMode mode);
 
 /* ---- merge points (pe/merge.c) ---- */
 /* Arriving at a merge point: returns true when the path ends (jumped to an

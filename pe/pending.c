@@ -14,10 +14,9 @@ bool pending_keepable(Av value)
     return value.kind == AV_VIRT && !value.obj->materialized;
 }
 
-/* Emits the store of entry `i`; it stays in the cache as a known value.
- * Residualizing may materialize objects and grow the cache, so the entry is
+/* Residualizing may materialize objects and grow the cache, so the entry is
  * looked up again by index. */
-static void flush_entry(JgPe *pe, State *s, uint32_t block, uint32_t i)
+void pending_flush_entry(JgPe *pe, State *s, uint32_t block, uint32_t i)
 {
     CacheEntry e = s->cache[i];
     JgVal addr = e.base ? emit_pointer_plus(pe, block, e.base, e.offset)
@@ -34,7 +33,7 @@ void pending_flush_all(JgPe *pe, State *s, uint32_t block)
 {
     for (uint32_t i = 0; i < s->ncache; i++)
         if (s->cache[i].pending)
-            flush_entry(pe, s, block, i);
+            pending_flush_entry(pe, s, block, i);
 }
 
 /* Whether the heap cache holds a constant (*bits) for the first word of
@@ -78,7 +77,7 @@ void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64
         if (!(e->offset < end && offset < e_end))
             continue;
         if (!known || e->base == base || !first_word(s, e->base, &other) || other == header)
-            flush_entry(pe, s, block, i);
+            pending_flush_entry(pe, s, block, i);
     }
 }
 
@@ -146,20 +145,38 @@ static void unmark_av(Av a)
     }
 }
 
+/* An object of a value allocator (JG_FLAG_VALUE: an immutable box, a
+ * number): past the bound it stays virtual wherever it is (merge.c,
+ * measure_depths), unlike other objects, which may become variables. */
+bool pending_value_object(const Virt *o)
+{
+    return o->kind == VIRT_HEAP && o->allocator && (o->allocator->flags & JG_FLAG_VALUE);
+}
+
 /* A new block's state names memory by its parameters: a pending store
  * survives a merge point only when its base is a residual value the state
  * still holds in a frame (or, transitively, as the known contents of such
  * memory), and its value is still a virtual object. The others are emitted
- * in the arriving block. With `all`, every pending store is emitted (past
- * the bound of blocks per key, where states must become general). */
-void pending_settle(JgPe *pe, State *s, uint32_t block, bool all)
+ * in the arriving block. Past the bound of blocks per key (`SETTLE_BOUND`)
+ * only the stores of boxed numbers (pending_value_object) stay: a number
+ * stored into an attribute of an object the loop works on stays virtual
+ * around the loop, as it does when the object itself is virtual; one
+ * whose base the generalized state no longer holds is emitted when the
+ * state jumps (merge.c, rebase_pending). `SETTLE_ALL`: every store is
+ * emitted. */
+void pending_settle(JgPe *pe, State *s, uint32_t block, SettleMode mode)
 {
     if (!pending_count(s))
         return;
-    if (all) {
+    if (mode == SETTLE_ALL) {
         pending_flush_all(pe, s, block);
         return;
     }
+    if (mode == SETTLE_BOUND)
+        for (uint32_t i = 0; i < s->ncache; i++)
+            if (s->cache[i].pending && !(pending_keepable(s->cache[i].value) &&
+                                         pending_value_object(s->cache[i].value.obj)))
+                pending_flush_entry(pe, s, block, i);
     Reach r = {.mark = ++pe->walk};
     for (uint32_t d = 0; d < s->depth; d++)
         for (uint32_t l = 0; l < s->frames[d].nlocals; l++)
@@ -182,7 +199,7 @@ void pending_settle(JgPe *pe, State *s, uint32_t block, bool all)
     for (uint32_t i = 0; i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
         if (e->pending && (!pending_keepable(e->value) || (e->base && !reach_has(&r, e->base))))
-            flush_entry(pe, s, block, i);
+            pending_flush_entry(pe, s, block, i);
     }
 }
 
@@ -227,7 +244,7 @@ uint32_t pending_narrow(JgPe *pe, State *s, uint32_t block, const State *shape)
             bool links = links_real(s->cache[i].value, ++pe->walk);
             unmark_av(s->cache[i].value);
             if (links) {
-                flush_entry(pe, s, block, i);
+                pending_flush_entry(pe, s, block, i);
                 n++;
             }
         }
