@@ -440,6 +440,25 @@ static void test_hand_over_pending_links(void **state)
     assert_true(handed.flexswitch_cases <= from_start->flexswitch_cases + 1);
 }
 
+/* Past the bound of blocks per key a boxed number stored into a handed-over
+ * object's attribute stays a pending store (tests/cases/pe_pending_bound.tlc):
+ * the allocations do not grow with the trips, handed over or from the
+ * frame's start (they were one every fourth trip). */
+static void test_hand_over_pending_bound(void **state)
+{
+    (void)state;
+    const char *file = "../tests/cases/pe_pending_bound.tlc";
+    for (JgEngine e = JG_ENGINE_PE; e <= JG_ENGINE_JIT; e++) {
+        uint64_t few = run_tiered(file, 2000, 10, e);
+        assert_true(few < 1000);
+        assert_int_equal(run_tiered(file, 40000, 10, e), few);
+    }
+    Run start = run_file(file, 40000, tlc_eval_driver);
+    assert_int_equal(start.status, 0);
+    assert_true(start.allocations < 100);
+    free(start.text);
+}
+
 /* Fig. 1 / Fig. 8 of the paper: abs specializes to one flexswitch on the
  * argument's type, then an unboxed comparison; returning the argument itself
  * allocates nothing. With value arguments the type comes in the key (the
@@ -737,6 +756,7 @@ int main(void)
         cmocka_unit_test(test_hand_over_likely_divisors),
         cmocka_unit_test(test_pe_hard_bound),
         cmocka_unit_test(test_hand_over_pending_links),
+        cmocka_unit_test(test_hand_over_pending_bound),
         cmocka_unit_test(test_abs_shape),
         cmocka_unit_test(test_cold_paths),
         cmocka_unit_test(test_branch_facts),
