@@ -926,48 +926,21 @@ static MergeEntry *last_on_path(const PeResidualData *rd, const State *cur, uint
 }
 
 /* The locals of every frame of `cur`, one after the other, in the partial
- * evaluator's scratch array (grown as needed; NULL when out of memory):
- * what the state arrived with, once its frames hold the new block's
- * generalized values (take_frames). */
-static Av *keep_locals(JgPe *pe, const State *cur)
+ * evaluator's scratch array: what the state arrived with, once its frames
+ * (state_take_frames) hold the new block's generalized values. The array
+ * grows by doubling in the partial evaluator's own arena. */
+static const Av *keep_locals(JgPe *pe, const State *cur)
 {
     uint32_t n = 0;
     for (uint32_t d = 0; d < cur->depth; d++)
         n += cur->frames[d].nlocals;
     if (n > pe->kept_capacity) {
-        uint32_t cap = n > 2 * pe->kept_capacity ? n : 2 * pe->kept_capacity;
-        Av *grown = realloc(pe->kept, sizeof(Av) * (cap + 1));
-        if (!grown)
-            return NULL;
-        pe->kept = grown;
-        pe->kept_capacity = cap;
+        pe->kept_capacity = n > 2 * pe->kept_capacity ? n : 2 * pe->kept_capacity;
+        pe->kept = jg_arena_alloc(&pe->arena, sizeof(Av) * (pe->kept_capacity + 1));
     }
     for (uint32_t d = 0, at = 0; d < cur->depth; at += cur->frames[d++].nlocals)
         memcpy(pe->kept + at, cur->frames[d].locals, sizeof(Av) * cur->frames[d].nlocals);
     return pe->kept;
-}
-
-/* A new state that takes over the frames of `cur`, which ends here (the
- * path goes on as the new state): no copy of every frame's locals at each
- * new block, which was a large share of the partial evaluator's memory. */
-static State *take_frames(JgPe *pe, const State *cur)
-{
-    State *g = state_new(pe);
-    g->history = cur->history;
-    g->host_array = cur->host_array;
-    g->on_words = cur->on_words;
-    g->depth = cur->depth;
-    g->capacity = cur->capacity;
-    g->frames = cur->frames;
-    return g;
-}
-
-/* Local `l` of frame `d` as the state arrived (`at`: its index among all
- * the frames' locals): from keep_locals, or from `cur` when its frames
- * were copied instead. */
-static Av arrived(const Av *kept, const State *cur, uint32_t d, uint32_t at, uint32_t l)
-{
-    return kept ? kept[at] : cur->frames[d].locals[l];
 }
 
 bool merge_point(JgPe *pe, State **state, uint32_t *block)
@@ -1051,8 +1024,8 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
      * own. The new block's state: green constants as they are, every red local
      * generalized below, the cache set after binding (so nothing of `cur`
      * needs copying deeply) */
-    Av *kept = keep_locals(pe, cur);
-    State *g = kept ? take_frames(pe, cur) : state_copy_frames(pe, cur);
+    const Av *kept = keep_locals(pe, cur);
+    State *g = state_take_frames(pe, cur);
     g->forked = false;
     w.mode = WALK_GENERALIZE;
     if (w.full)
@@ -1062,8 +1035,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         const Frame *pf = last ? &last->shape->frames[d] : NULL;
         for (uint32_t l = 0; l < gf->nlocals; l++)
             if (red_slot(gf, l))
-                gf->locals[l] = generalize_av(&w, arrived(kept, cur, d, at + l, l),
-                                              pf ? pf->locals[l] : (Av){0});
+                gf->locals[l] = generalize_av(&w, kept[at + l], pf ? pf->locals[l] : (Av){0});
     }
     uint32_t npend = 0, pending = 0;
     for (uint32_t i = 0; i < cur->ncache; i++)
@@ -1077,7 +1049,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         }
     for (uint32_t d = 0, at = 0; d < g->depth; at += g->frames[d++].nlocals)
         for (uint32_t l = 0; l < g->frames[d].nlocals; l++)
-            clear_copies_av(arrived(kept, cur, d, at + l, l));
+            clear_copies_av(kept[at + l]);
     for (uint32_t i = 0; i < cur->ncache; i++)
         clear_copies_av(cur->cache[i].value);
     uint32_t nb = jg_block_new(pe->rg, 0, NULL);
@@ -1101,7 +1073,7 @@ bool merge_point(JgPe *pe, State **state, uint32_t *block)
         Frame *gf = &g->frames[d];
         for (uint32_t l = 0; l < gf->nlocals; l++)
             if (red_slot(gf, l))
-                bind_params(&w, &gf->locals[l], arrived(kept, cur, d, at + l, l), nb);
+                bind_params(&w, &gf->locals[l], kept[at + l], nb);
     }
     /* binding may have materialized virtuals (the stores made fields known):
      * the block starts from the cache of the state as it jumps, which

@@ -46,7 +46,6 @@ void jg_pe_free(JgPe *pe)
         r = next;
     }
     free(pe->by_key);
-    free(pe->kept);
     jg_arena_free(&pe->arena);
     free(pe);
 }

@@ -203,7 +203,8 @@ struct JgPe {
     JgResidual *current;
     JgGraph *rg; /* current->graph; its arena holds states and virtuals */
     JG_VEC(Work) work;
-    /* a merge point's scratch: the locals the state arrived with (merge.c) */
+    /* a merge point's scratch: the locals the state arrived with (merge.c,
+     * in `arena`) */
     Av *kept;
     uint32_t kept_capacity;
     uint32_t walk; /* walk counter for Virt.mark */
@@ -239,11 +240,11 @@ State *state_copy(JgPe *pe, const State *s);
  * branch, a flexswitch's case): its frames have room for the locals of
  * their graph's largest block, as a running frame has (frame_enter_block). */
 State *state_fork(JgPe *pe, const State *s);
-/* The frames of `s` with their locals copied as they are (virtual objects
- * shared, not copied) and no heap cache, to go on specializing: for a
- * caller that replaces every local that may point to a virtual object and
- * sets the cache itself. */
-State *state_copy_frames(JgPe *pe, const State *s);
+/* A state that takes over the frames of `s`, which ends here (the path goes
+ * on as the new state), without its heap cache: for a merge point, which
+ * replaces every local that may point to a virtual object and sets the
+ * cache itself. */
+State *state_take_frames(JgPe *pe, const State *s);
 Frame *state_push_frame(JgPe *pe, State *s, const JgGraph *g, const JgBtaVariant *bta,
                         uint32_t block);
 void frame_enter_block(JgPe *pe, Frame *f, uint32_t block);

@@ -269,17 +269,25 @@ static void clear_av(Av a)
         clear_copy(a.obj);
 }
 
-/* `runs`: the copy goes on specializing, its frames' locals sized as
- * frame_enter_block sizes them (a copy sized to its block's locals would
- * be copied again at the first larger block). */
-static State *copy_frames(JgPe *pe, const State *s, bool runs)
+/* A new state with what `s` knows besides its frames and its heap cache. */
+static State *state_like(JgPe *pe, const State *s)
 {
     State *c = state_new(pe);
     c->history = s->history;
     c->forked = s->forked;
     c->host_array = s->host_array;
     c->on_words = s->on_words;
-    c->depth = c->capacity = s->depth;
+    c->depth = s->depth;
+    return c;
+}
+
+/* `runs`: the copy goes on specializing, its frames' locals sized as
+ * frame_enter_block sizes them (a copy sized to its block's locals would
+ * be copied again at the first larger block). */
+static State *copy_frames(JgPe *pe, const State *s, bool runs)
+{
+    State *c = state_like(pe, s);
+    c->capacity = s->depth;
     c->frames = jg_arena_alloc(arena_of(pe), sizeof(Frame) * (s->depth + 1));
     for (uint32_t i = 0; i < s->depth; i++) {
         const Frame *f = &s->frames[i];
@@ -293,9 +301,12 @@ static State *copy_frames(JgPe *pe, const State *s, bool runs)
     return c;
 }
 
-State *state_copy_frames(JgPe *pe, const State *s)
+State *state_take_frames(JgPe *pe, const State *s)
 {
-    return copy_frames(pe, s, true);
+    State *c = state_like(pe, s);
+    c->capacity = s->capacity;
+    c->frames = s->frames;
+    return c;
 }
 
 static State *copy_state(JgPe *pe, const State *s, bool runs)

@@ -120,7 +120,6 @@ void tlc_dump_end(void)
     fputs("]\n", out_stream());
 }
 
-/* Compares pairwise with an explicit stack of (b, a) pairs. */
 /* Walks both lists together: a pair of cells compares its cars now and
  * leaves its cdrs on the work stack, so a flat list needs two entries,
  * which the array on the C stack holds (EQ of two lists in a hot loop made
