@@ -374,19 +374,28 @@ static bool find_interference(const Codegen *c, Classes *k)
         k->crosses = NULL;
         return false;
     }
+    /* without a link back (a method with no loop), one pass from the last
+     * block to the first sees every successor's final live-in, and records
+     * as it goes */
+    bool loops = false;
+    for (uint32_t b = c->lo; b < c->hi && !loops; b++) {
+        const JgTerm *t = &c->g->blocks.items[b].term;
+        for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++)
+            loops |= bl_internal(c, t->links[l].target) && t->links[l].target <= b;
+    }
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = c->hi; b-- > c->lo;) {
             live_out(c, k, live_in, b, live);
-            walk_block(c, k, b, live, false);
+            walk_block(c, k, b, live, !loops);
             uint64_t *in = live_in + (size_t)(b - c->lo) * k->words;
             if (memcmp(in, live, sizeof *live * k->words) != 0) {
                 memcpy(in, live, sizeof *live * k->words);
-                changed = true;
+                changed = loops;
             }
         }
     }
-    for (uint32_t b = c->lo; b < c->hi; b++) {
+    for (uint32_t b = c->lo; loops && b < c->hi; b++) {
         live_out(c, k, live_in, b, live);
         walk_block(c, k, b, live, true);
     }
@@ -564,15 +573,23 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
     /* per register, the roots colored with it so far, as a list through
      * `same`: a root is checked against those only */
     uint32_t *same = malloc(sizeof *same * (k->n ? k->n : 1));
-    uint32_t holders[NHOME_REGS];
-    if (!order || !color || !same) {
+    uint32_t holders[NHOME_REGS], nholders[NHOME_REGS];
+    /* per register, what the roots colored with it interfere with (their
+     * rows, or'ed): a root with fewer members than the register has
+     * holders looks its members up in this one row rather than walking
+     * every holder (the same answer: interference is symmetric) */
+    uint64_t *held = calloc((size_t)NHOME_REGS * k->words + 1, sizeof *held);
+    if (!order || !color || !same || !held) {
         free(order);
         free(color);
         free(same);
+        free(held);
         return; /* no registers: slower code, the same results */
     }
-    for (uint32_t r = 0; r < NHOME_REGS; r++)
+    for (uint32_t r = 0; r < NHOME_REGS; r++) {
         holders[r] = NONE;
+        nholders[r] = 0;
+    }
     for (uint32_t i = 0; i < k->n; i++)
         if (find(k, i) == i && weight[i] > 0)
             order[nroots++] = i;
@@ -591,8 +608,14 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             if (crosses && r >= NCALLEE_SAVED)
                 break;
             bool taken = false;
-            for (uint32_t j = holders[r]; j != NONE && !taken; j = same[j])
-                taken = classes_interfere(k, root, order[j]);
+            if (k->size[root] <= nholders[r]) {
+                const uint64_t *row = held + (size_t)r * k->words;
+                for (uint32_t m = root; m != NONE && !taken; m = k->next[m])
+                    taken = set_has(row, m);
+            } else {
+                for (uint32_t j = holders[r]; j != NONE && !taken; j = same[j])
+                    taken = classes_interfere(k, root, order[j]);
+            }
             if (!taken)
                 color[i] = r;
         }
@@ -600,12 +623,18 @@ static void assign_registers(Codegen *c, Classes *k, const bool *hot, uint64_t *
             continue;
         same[i] = holders[color[i]];
         holders[color[i]] = i;
+        nholders[color[i]]++;
+        uint64_t *row = held + (size_t)color[i] * k->words;
+        const uint64_t *own = k->rows + (size_t)root * k->words;
+        for (uint32_t w = 0; w < k->words; w++)
+            row[w] |= own[w];
         for (uint32_t m = root; m != NONE; m = k->next[m])
             c->reg[k->value[m]] = (uint8_t)bl_home_regs[color[i]];
     }
     free(order);
     free(color);
     free(same);
+    free(held);
 }
 
 /* The ALLOCA area, the scratch space of calls and the frame capacity, and
