@@ -116,13 +116,14 @@ static void find_aliases(Codegen *c, const Preds *preds)
  * that block: the loops, as partial evaluation lays blocks out. A method
  * without a loop (a recursive callee, a consolidated graph whose loops
  * are calls) has every block hot: its links run about as often as each
- * other, and a move left on one is paid at every call. */
-static void find_loops(const Codegen *c, bool *hot)
+ * other, and a move left on one is paid at every call. Returns whether
+ * some link goes back (true when that is not known). */
+static bool find_loops(const Codegen *c, bool *hot)
 {
     uint32_t n = c->hi - c->lo;
     int32_t *delta = calloc(n + 1, sizeof *delta);
     if (!delta)
-        return; /* no loops known: only the register choice is worse */
+        return true; /* no loops known: only the register choice is worse */
     for (uint32_t s = c->lo; s < c->hi; s++) {
         const JgTerm *t = &c->g->blocks.items[s].term;
         for (uint32_t k = 0; bl_flows(t) && k < t->nlinks; k++) {
@@ -143,6 +144,7 @@ static void find_loops(const Codegen *c, bool *hot)
     for (uint32_t i = 0; !any && i < n; i++)
         hot[i] = true;
     free(delta);
+    return any;
 }
 
 /* The values the method defines (parameters that are no alias, operation
@@ -358,7 +360,7 @@ static void walk_block(const Codegen *c, Classes *k, uint32_t b, uint64_t *live,
 }
 
 /* Liveness to a fixed point, then the interference rows. False: no memory. */
-static bool find_interference(const Codegen *c, Classes *k)
+static bool find_interference(const Codegen *c, Classes *k, bool loops)
 {
     uint32_t n = c->hi - c->lo;
     uint64_t *live_in = calloc((size_t)n * k->words, sizeof *live_in);
@@ -374,15 +376,9 @@ static bool find_interference(const Codegen *c, Classes *k)
         k->crosses = NULL;
         return false;
     }
-    /* without a link back (a method with no loop), one pass from the last
+    /* without a link back (`loops`, find_loops), one pass from the last
      * block to the first sees every successor's final live-in, and records
      * as it goes */
-    bool loops = false;
-    for (uint32_t b = c->lo; b < c->hi && !loops; b++) {
-        const JgTerm *t = &c->g->blocks.items[b].term;
-        for (uint32_t l = 0; bl_flows(t) && l < t->nlinks; l++)
-            loops |= bl_internal(c, t->links[l].target) && t->links[l].target <= b;
-    }
     for (bool changed = true; changed;) {
         changed = false;
         for (uint32_t b = c->hi; b-- > c->lo;) {
@@ -1044,10 +1040,10 @@ bool bl_assign_homes(Codegen *c)
             k.size[i] = 1;
         }
         k.words = (k.n + 63) / 64;
-        find_loops(c, hot);
+        bool loops = find_loops(c, hot);
         if (k.n > BL_MAX_COALESCED && c->bg->consolidating) {
             ok = bl_cg_fail(c, "%u values: too many to consolidate", k.n);
-        } else if (k.n <= BL_MAX_COALESCED && find_interference(c, &k)) {
+        } else if (k.n <= BL_MAX_COALESCED && find_interference(c, &k, loops)) {
             coalesce(c, &k, hot);
             count_reads(c, reads);
             find_fused(c, &k, &preds, reads);
