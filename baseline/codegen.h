@@ -61,6 +61,8 @@ typedef struct Codegen {
     bool looks;         /* back-edges into merge points can leave for the
                            tier-up hook (look_site) */
     uint32_t current;   /* the block being lowered */
+    X64Reg scratch;     /* where the op being lowered computes a result that
+                           lives in a slot (method.c, choose_scratch) */
     uint32_t rotating;  /* copies of blocks being lowered (method.c, rotates) */
     uint32_t placing;   /* blocks being placed where a jump to them would be
                            (method.c, places_here) */

@@ -159,12 +159,114 @@ static X64Reg address(Codegen *c, JgVal v, int32_t *disp)
 }
 
 /* Where an operation computes `result`: its home register, so that
- * store_result moves nothing, or rax when it lives in a slot. */
+ * store_result moves nothing, or the scratch register choose_scratch
+ * picked when it lives in a slot. */
 static X64Reg result_reg(const Codegen *c, JgVal result)
 {
     if (result && c->alias[result] == result && c->reg[result] != NO_REG)
         return (X64Reg)c->reg[result];
-    return X64_RAX;
+    return c->scratch;
+}
+
+/* How far choose_scratch looks ahead in a block for reads of a slot. */
+#define SCRATCH_LOOKAHEAD 16
+
+/* Whether the slot [rbp + disp] is read by ops from + 1 on of block b
+ * (up to SCRATCH_LOOKAHEAD of them, then its terminator), before a value
+ * sharing the slot is written there. */
+static bool slot_read_later(const Codegen *c, uint32_t b, uint32_t from, int32_t disp)
+{
+    const JgBlock *bk = &c->g->blocks.items[b];
+    int32_t at;
+    uint32_t end = from + 1 + SCRATCH_LOOKAHEAD;
+    for (uint32_t j = from + 1; j < bk->ops.count; j++) {
+        if (j >= end)
+            return true; /* not known: assume so */
+        const JgOp *op = &bk->ops.items[j];
+        for (uint32_t a = 0; a < op->nargs; a++)
+            if (slot_of(c, op->args[a], &at) && at == disp)
+                return true;
+        if (op->result && slot_of(c, op->result, &at) && at == disp)
+            return false;
+    }
+    const JgTerm *t = &bk->term;
+    if (slot_of(c, t->value, &at) && at == disp)
+        return true;
+    if (t->kind == JG_TERM_FLEXSWITCH)
+        return true; /* its live values go to the frame: cheap either way */
+    for (uint32_t l = 0; l < t->nlinks; l++)
+        for (uint32_t i = 0; i < t->links[l].nargs; i++)
+            if (slot_of(c, t->links[l].args[i], &at) && at == disp)
+                return true;
+    return false;
+}
+
+/* The scratch register in which op i of block b computes a result that
+ * lives in a slot (result_reg). Every such result is also stored to its
+ * slot, and the encoder remembers which register holds which slot
+ * (X64Buf.mirrors), so a later read of the slot in the same straight-line
+ * code is a register read: a chain of temporaries that did not get a
+ * home register waits on no store-to-load forwarding. rax as before;
+ * rdx or rcx instead where rax holds a slot that is read again soon and
+ * they do not, so that the chain's values stay in registers. rcx only
+ * where the op does not need it to load its second operand
+ * (lower_binary). */
+static X64Reg choose_scratch(Codegen *c, uint32_t b, uint32_t i, const JgOp *op)
+{
+    static const X64Reg candidates[3] = {X64_RAX, X64_RDX, X64_RCX};
+    bool rcx_free = true;
+    switch ((JgOpcode)op->opcode) {
+    case JG_OP_ADD:
+    case JG_OP_SUB:
+    case JG_OP_MUL:
+    case JG_OP_AND:
+    case JG_OP_OR:
+    case JG_OP_XOR:
+    case JG_OP_PTRADD: {
+        int32_t disp;
+        rcx_free = op->nargs == 2 && (reg_of(c, op->args[1]) != NO_REG ||
+                                      (op->opcode != JG_OP_MUL && slot_of(c, op->args[1], &disp)));
+        break;
+    }
+    case JG_OP_ICMP:
+    case JG_OP_SHL:
+    case JG_OP_LSHR:
+    case JG_OP_ASHR:
+    case JG_OP_ZEXT:
+    case JG_OP_TRUNC:
+    case JG_OP_PTRTOINT:
+    case JG_OP_INTTOPTR:
+    case JG_OP_BITCAST:
+    case JG_OP_SEXT:
+    case JG_OP_LOAD:
+        break;
+    default:
+        return X64_RAX;
+    }
+    X64Reg best = X64_RAX;
+    int best_score = -1;
+    for (uint32_t k = 0; k < 3; k++) {
+        X64Reg r = candidates[k];
+        if (r == X64_RCX && !rcx_free)
+            continue;
+        int32_t disp, at;
+        int score = 2; /* holds nothing */
+        if (x64_mirror_of(&c->buf, r, &disp)) {
+            bool first = op->nargs > 0 && slot_of(c, op->args[0], &at) && at == disp;
+            bool other = false;
+            for (uint32_t a = 1; a < op->nargs; a++)
+                other |= slot_of(c, op->args[a], &at) && at == disp;
+            if (other || slot_read_later(c, b, i, disp))
+                score = 0; /* still wanted: another choice keeps it */
+            else
+                score = first ? 3 : 1; /* the first operand, in place */
+        }
+        if (score > best_score) {
+            best = r;
+            best_score = score;
+        }
+    }
+    return best_score > 0 ? best : X64_RAX;
 }
 
 /* The operands of a call, staged at [rsp + 8i] before any argument
@@ -1937,8 +2039,10 @@ static void lower_block(Codegen *c, uint32_t b)
             i++;
             continue;
         }
+        c->scratch = choose_scratch(c, b, i, op);
         lower_op(c, b, op);
     }
+    c->scratch = X64_RAX;
     lower_terminator(c, b);
 }
 

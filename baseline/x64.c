@@ -10,7 +10,6 @@
 void x64_init(X64Buf *b)
 {
     memset(b, 0, sizeof *b);
-    b->stored_end = SIZE_MAX;
 }
 
 void x64_free(X64Buf *b)
@@ -58,6 +57,52 @@ static void u64(X64Buf *b, uint64_t v)
         x64_byte(b, (uint8_t)(v >> (8 * i)));
 }
 
+/* ---- frame slots mirrored in registers (X64Buf.mirrors) ---- */
+
+/* r was written: it mirrors nothing. */
+static void wrote(X64Buf *b, X64Reg r)
+{
+    if (r < 16)
+        b->mirrors &= ~(UINT32_C(1) << r);
+}
+
+/* Memory at [rbp + disp, + size) was written: no register mirrors a slot
+ * overlapping it. */
+static void wrote_frame(X64Buf *b, int32_t disp, unsigned size)
+{
+    for (unsigned r = 0; r < 16; r++)
+        if ((b->mirrors >> r & 1) && (int64_t)b->mirror[r] < (int64_t)disp + size &&
+            (int64_t)disp < (int64_t)b->mirror[r] + 8)
+            b->mirrors &= ~(UINT32_C(1) << r);
+}
+
+static void mirror(X64Buf *b, X64Reg r, int32_t disp)
+{
+    if (r < 16) {
+        b->mirror[r] = disp;
+        b->mirrors |= UINT32_C(1) << r;
+    }
+}
+
+/* A register that mirrors the frame slot [rbp + disp], or X64_ABS. */
+static X64Reg mirrored(const X64Buf *b, X64Reg base, int32_t disp)
+{
+    if (base != X64_RBP)
+        return X64_ABS;
+    for (unsigned r = 0; r < 16; r++)
+        if ((b->mirrors >> r & 1) && b->mirror[r] == disp)
+            return (X64Reg)r;
+    return X64_ABS;
+}
+
+bool x64_mirror_of(const X64Buf *b, X64Reg r, int32_t *disp)
+{
+    if (r >= 16 || !(b->mirrors >> r & 1))
+        return false;
+    *disp = b->mirror[r];
+    return true;
+}
+
 uint32_t x64_label(X64Buf *b)
 {
     size_t cap = b->labels_cap;
@@ -97,7 +142,7 @@ void x64_place(X64Buf *b, uint32_t label)
         b->nfixups--;
     }
     b->labels[label] = (uint32_t)b->len;
-    b->stored_end = SIZE_MAX; /* code may come here from elsewhere */
+    b->mirrors = 0; /* code may come here from elsewhere */
 }
 
 /* A rel32 field for `label`, patched by x64_resolve. */
@@ -167,10 +212,16 @@ void x64_mov_rr(X64Buf *b, X64Reg dst, X64Reg src)
     rex(b, true, src, dst, false);
     x64_byte(b, 0x89);
     modrm_rr(b, src, dst);
+    int32_t disp;
+    bool same = x64_mirror_of(b, src, &disp);
+    wrote(b, dst);
+    if (same)
+        mirror(b, dst, disp);
 }
 
 void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm)
 {
+    wrote(b, dst);
     if (imm <= UINT32_MAX) { /* mov r32, imm32 zero-extends */
         rex(b, false, 0, dst, false);
         x64_byte(b, (uint8_t)(0xb8 | (dst & 7)));
@@ -189,9 +240,10 @@ void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm)
 
 void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp)
 {
-    if (size == 8 && b->stored_end == b->len && base == b->stored_base && disp == b->stored_disp) {
-        if (dst != b->stored_src)
-            x64_mov_rr(b, dst, b->stored_src);
+    X64Reg held = size == 8 ? mirrored(b, base, disp) : X64_ABS;
+    if (held != X64_ABS) {
+        if (dst != held)
+            x64_mov_rr(b, dst, held);
         return;
     }
     switch (size) {
@@ -211,6 +263,9 @@ void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp)
         break;
     }
     modrm_mem(b, dst, base, disp);
+    wrote(b, dst);
+    if (size == 8 && base == X64_RBP)
+        mirror(b, dst, disp);
 }
 
 void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src)
@@ -235,11 +290,10 @@ void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src)
         break;
     }
     modrm_mem(b, src, base, disp);
-    if (size == 8) {
-        b->stored_end = b->len;
-        b->stored_base = base;
-        b->stored_disp = disp;
-        b->stored_src = src;
+    if (base == X64_RBP) {
+        wrote_frame(b, disp, size);
+        if (size == 8)
+            mirror(b, src, disp);
     }
 }
 
@@ -248,6 +302,7 @@ void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp)
     rex(b, true, dst, base, false);
     x64_byte(b, 0x8d);
     modrm_mem(b, dst, base, disp);
+    wrote(b, dst);
 }
 
 X64Reg x64_base_of(X64Buf *b, uint64_t addr, X64Reg scratch, int32_t *disp)
@@ -271,6 +326,7 @@ void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned s
     x64_byte(b, (uint8_t)((shift & 3) << 6 | (index & 7) << 3 | (base & 7)));
     if (disp8)
         x64_byte(b, 0);
+    wrote(b, dst);
 }
 
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src)
@@ -278,17 +334,28 @@ void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src)
     rex(b, true, src, dst, false);
     x64_byte(b, (uint8_t)(op << 3 | 1)); /* op r/m64, r64 */
     modrm_rr(b, src, dst);
+    if (op != X64_CMP)
+        wrote(b, dst);
 }
 
 void x64_alu_rm(X64Buf *b, X64Alu op, X64Reg dst, X64Reg base, int32_t disp)
 {
+    X64Reg held = mirrored(b, base, disp);
+    if (held != X64_ABS) {
+        x64_alu_rr(b, op, dst, held);
+        return;
+    }
     rex(b, true, dst, base, false);
     x64_byte(b, (uint8_t)(op << 3 | 3)); /* op r64, r/m64 */
     modrm_mem(b, dst, base, disp);
+    if (op != X64_CMP)
+        wrote(b, dst);
 }
 
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm)
 {
+    if (op != X64_CMP)
+        wrote(b, dst);
     rex(b, true, 0, dst, false);
     if (imm >= -128 && imm <= 127) {
         x64_byte(b, 0x83);
@@ -303,6 +370,13 @@ void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm)
 
 void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm)
 {
+    X64Reg held = op == X64_CMP ? mirrored(b, base, disp) : X64_ABS;
+    if (held != X64_ABS) {
+        x64_alu_ri(b, X64_CMP, held, imm);
+        return;
+    }
+    if (base == X64_RBP && op != X64_CMP)
+        wrote_frame(b, disp, 8);
     rex(b, true, 0, base, false);
     bool short_imm = imm >= -128 && imm <= 127;
     x64_byte(b, short_imm ? 0x83 : 0x81);
@@ -315,6 +389,8 @@ void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm)
 
 void x64_mov_mi(X64Buf *b, X64Reg base, int32_t disp, int32_t imm)
 {
+    if (base == X64_RBP)
+        wrote_frame(b, disp, 8);
     rex(b, true, 0, base, false);
     x64_byte(b, 0xc7);
     modrm_mem(b, 0, base, disp);
@@ -331,6 +407,7 @@ void x64_cmp32_ri(X64Buf *b, X64Reg dst, int32_t imm)
 
 void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
 {
+    wrote(b, dst);
     rex(b, true, dst, src, false);
     x64_byte(b, 0x0f);
     x64_byte(b, 0xaf);
@@ -339,6 +416,7 @@ void x64_imul_rr(X64Buf *b, X64Reg dst, X64Reg src)
 
 void x64_imul_rri(X64Buf *b, X64Reg dst, X64Reg src, int32_t imm)
 {
+    wrote(b, dst);
     rex(b, true, dst, src, false);
     bool short_imm = imm >= -128 && imm <= 127;
     x64_byte(b, short_imm ? 0x6b : 0x69);
@@ -352,6 +430,7 @@ void x64_imul_rri(X64Buf *b, X64Reg dst, X64Reg src, int32_t imm)
 /* C1 /ext ib: the shifts by an immediate */
 static void shift_ri(X64Buf *b, unsigned ext, X64Reg dst, uint8_t imm)
 {
+    wrote(b, dst);
     rex(b, true, 0, dst, false);
     x64_byte(b, 0xc1);
     modrm_rr(b, ext, dst);
@@ -382,6 +461,7 @@ void x64_test_rr(X64Buf *b, X64Reg dst, X64Reg src)
 
 void x64_zext(X64Buf *b, X64Reg dst, unsigned size)
 {
+    wrote(b, dst);
     if (size == 4) { /* mov r32, r32 clears the upper half */
         rex(b, false, dst, dst, false);
         x64_byte(b, 0x8b);
@@ -396,6 +476,7 @@ void x64_zext(X64Buf *b, X64Reg dst, unsigned size)
 
 void x64_sext(X64Buf *b, X64Reg dst, unsigned size)
 {
+    wrote(b, dst);
     rex(b, true, dst, dst, false);
     if (size == 4) {
         x64_byte(b, 0x63); /* movsxd r64, r/m32 */
@@ -408,6 +489,7 @@ void x64_sext(X64Buf *b, X64Reg dst, unsigned size)
 
 void x64_neg(X64Buf *b, X64Reg dst)
 {
+    wrote(b, dst);
     rex(b, true, 0, dst, false);
     x64_byte(b, 0xf7);
     modrm_rr(b, 3, dst);
@@ -415,12 +497,15 @@ void x64_neg(X64Buf *b, X64Reg dst)
 
 void x64_cqo(X64Buf *b)
 {
+    wrote(b, X64_RDX);
     x64_byte(b, 0x48);
     x64_byte(b, 0x99);
 }
 
 void x64_idiv(X64Buf *b, X64Reg src)
 {
+    wrote(b, X64_RAX);
+    wrote(b, X64_RDX);
     rex(b, true, 0, src, false);
     x64_byte(b, 0xf7);
     modrm_rr(b, 7, src);
@@ -428,6 +513,8 @@ void x64_idiv(X64Buf *b, X64Reg src)
 
 void x64_div32(X64Buf *b, X64Reg src)
 {
+    wrote(b, X64_RAX);
+    wrote(b, X64_RDX);
     rex(b, false, 0, src, false);
     x64_byte(b, 0xf7);
     modrm_rr(b, 6, src);
@@ -435,6 +522,8 @@ void x64_div32(X64Buf *b, X64Reg src)
 
 void x64_imul_wide(X64Buf *b, X64Reg src)
 {
+    wrote(b, X64_RAX);
+    wrote(b, X64_RDX);
     rex(b, true, 0, src, false);
     x64_byte(b, 0xf7);
     modrm_rr(b, 5, src);
@@ -442,6 +531,7 @@ void x64_imul_wide(X64Buf *b, X64Reg src)
 
 void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst)
 {
+    wrote(b, dst);
     rex(b, false, 0, dst, dst >= X64_RSP);
     x64_byte(b, 0x0f);
     x64_byte(b, (uint8_t)(0x90 | cond));
@@ -451,6 +541,7 @@ void x64_setcc(X64Buf *b, X64Cond cond, X64Reg dst)
 
 void x64_cmov(X64Buf *b, X64Cond cond, X64Reg dst, X64Reg src)
 {
+    wrote(b, dst);
     rex(b, true, dst, src, false);
     x64_byte(b, 0x0f);
     x64_byte(b, (uint8_t)(0x40 | cond));
@@ -501,7 +592,6 @@ static void align_loop(X64Buf *b, uint32_t label, uint32_t jump_len)
     memmove(b->code + start + pad, b->code + start, b->len - start);
     write_nops(b->code + start, pad);
     b->len += pad;
-    b->stored_end = SIZE_MAX;
     for (uint32_t i = 0; i < b->nlabels; i++)
         if (b->labels[i] != UINT32_MAX && b->labels[i] >= start)
             b->labels[i] += pad;
@@ -530,6 +620,7 @@ void x64_call_abs(X64Buf *b, const void *fn)
     x64_mov_ri(b, X64_RAX, (uint64_t)(uintptr_t)fn);
     x64_byte(b, 0xff); /* call rax: FF /2 */
     modrm_rr(b, 2, X64_RAX);
+    b->mirrors = 0; /* the callee may write any caller-saved register */
 }
 
 void x64_call_reg(X64Buf *b, X64Reg r)
@@ -537,6 +628,7 @@ void x64_call_reg(X64Buf *b, X64Reg r)
     rex(b, false, 0, r, false);
     x64_byte(b, 0xff);
     modrm_rr(b, 2, r);
+    b->mirrors = 0;
 }
 
 void x64_push(X64Buf *b, X64Reg r)
@@ -547,6 +639,7 @@ void x64_push(X64Buf *b, X64Reg r)
 
 void x64_pop(X64Buf *b, X64Reg r)
 {
+    wrote(b, r);
     rex(b, false, 0, r, false);
     x64_byte(b, (uint8_t)(0x58 | (r & 7)));
 }
@@ -558,6 +651,7 @@ void x64_ret(X64Buf *b)
 
 void x64_rep_stosb(X64Buf *b)
 {
+    b->mirrors = 0; /* rcx, rdi and the memory at rdi */
     x64_byte(b, 0xf3);
     x64_byte(b, 0xaa);
 }

@@ -72,12 +72,16 @@ typedef struct X64Buf {
     X64Fixup *fixups;
     uint32_t nfixups, fixups_cap;
     bool oom; /* an allocation failed: the buffer is unusable */
-    /* the 8-byte store that ends at offset stored_end (SIZE_MAX: none),
-     * with no label placed since: a load of the same word right after it
-     * is a move from its source (x64_load) */
-    size_t stored_end;
-    X64Reg stored_base, stored_src;
-    int32_t stored_disp;
+    /* Registers that hold the word of a frame slot, [rbp + mirror[r]]
+     * (bit r of `mirrors`): stored there or loaded from there, neither
+     * register nor slot written since, no label placed since. A load of
+     * such a slot is a move from the register, or nothing (x64_load,
+     * x64_alu_rm, x64_alu_mi's compare). Every encoder that writes a
+     * register forgets what it held; one that writes memory through rbp
+     * forgets the slots it overlaps; calls forget everything. Frame slots
+     * are written through rbp only (baseline homes are never addressed). */
+    uint32_t mirrors;
+    int32_t mirror[16];
 } X64Buf;
 
 void x64_init(X64Buf *b);
@@ -101,13 +105,15 @@ void x64_mov_rr(X64Buf *b, X64Reg dst, X64Reg src);
 /* dst = imm, in the shortest encoding */
 void x64_mov_ri(X64Buf *b, X64Reg dst, uint64_t imm);
 /* dst = zero-extended `size`-byte load from [base + disp] (size 1, 2, 4, 8) */
-/* A load of 8 bytes right after the store of the same word (nothing
- * between, no label placed) is `mov dst, src`, or nothing. */
+/* A load of 8 bytes of a frame slot that a register mirrors (X64Buf) is
+ * `mov dst, src`, or nothing. */
 void x64_load(X64Buf *b, unsigned size, X64Reg dst, X64Reg base, int32_t disp);
 /* [base + disp] = low `size` bytes of src */
 void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);
 /* dst = base + disp */
 void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
+/* The frame slot [rbp + *disp] register r mirrors (X64Buf); false: none. */
+bool x64_mirror_of(const X64Buf *b, X64Reg r, int32_t *disp);
 /* The base of a memory operand at address `addr`: X64_ABS with *disp =
  * addr when the address fits a displacement (no instruction), else
  * `scratch` loaded with addr and *disp = 0. */
@@ -118,9 +124,10 @@ void x64_lea_scaled(X64Buf *b, X64Reg dst, X64Reg base, X64Reg index, unsigned s
 void x64_alu_rr(X64Buf *b, X64Alu op, X64Reg dst, X64Reg src);
 /* dst op= imm (sign-extended 32-bit immediate, 64-bit operation) */
 void x64_alu_ri(X64Buf *b, X64Alu op, X64Reg dst, int32_t imm);
-/* dst op= [base + disp] (64-bit) */
+/* dst op= [base + disp] (64-bit; a mirrored frame slot's register instead) */
 void x64_alu_rm(X64Buf *b, X64Alu op, X64Reg dst, X64Reg base, int32_t disp);
-/* [base + disp] op= imm (64 bits, sign-extended 32-bit immediate) */
+/* [base + disp] op= imm (64 bits, sign-extended 32-bit immediate; a compare
+ * of a mirrored frame slot compares its register) */
 void x64_alu_mi(X64Buf *b, X64Alu op, X64Reg base, int32_t disp, int32_t imm);
 /* qword [base + disp] = imm, sign-extended */
 void x64_mov_mi(X64Buf *b, X64Reg base, int32_t disp, int32_t imm);

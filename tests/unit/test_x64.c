@@ -258,9 +258,11 @@ static void test_alu_ri(void **state)
 }
 
 /* Expected bytes from llvm-mc-19 --show-encoding. */
-/* A load of the word just stored is a move from the store's source, or
- * nothing; not after a label (another way in), not of another word or
- * size, not after anything else. */
+/* A load of a frame slot's word that a register still holds (stored
+ * there or loaded from there, the register and the slot not written since,
+ * no label placed since) is a move from that register, or nothing; not
+ * of another word or size, not after the register, the slot or anything
+ * through a call was written. */
 static void test_store_then_load(void **state)
 {
     (void)state;
@@ -277,9 +279,46 @@ static void test_store_then_load(void **state)
     CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_place(b, x64_label(b)),
            x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
           0x48, 0x89, 0x45, 0xc0, 0x48, 0x8b, 0x4d, 0xc0);
+    /* another register written between: still held */
     CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_mov_ri(b, X64_RDX, 1),
            x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
-          0x48, 0x89, 0x45, 0xc0, 0xba, 0x01, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x4d, 0xc0);
+          0x48, 0x89, 0x45, 0xc0, 0xba, 0x01, 0x00, 0x00, 0x00, 0x48, 0x89, 0xc1);
+    /* the holding register written: a load */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_mov_ri(b, X64_RAX, 1),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0xb8, 0x01, 0x00, 0x00, 0x00, 0x48, 0x8b, 0x4d, 0xc0);
+    /* a copy holds the slot too */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_mov_rr(b, X64_RDX, X64_RAX),
+           x64_mov_ri(b, X64_RAX, 1), x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x89, 0xc2, 0xb8, 0x01, 0x00, 0x00, 0x00, 0x48, 0x89, 0xd1);
+    /* a slot loaded once is held by the register it went to */
+    CHECK((x64_load(b, 8, X64_RAX, X64_RBP, -0x40), x64_load(b, 8, X64_RCX, X64_RBP, -0x40)), 0x48,
+          0x8b, 0x45, 0xc0, 0x48, 0x89, 0xc1);
+    /* a store that overlaps the slot, or an operation on it in memory */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_store(b, 4, X64_RBP, -0x3c, X64_RDX),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x89, 0x55, 0xc4, 0x48, 0x8b, 0x4d, 0xc0);
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_alu_mi(b, X64_ADD, X64_RBP, -0x40, 1),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x83, 0x45, 0xc0, 0x01, 0x48, 0x8b, 0x4d, 0xc0);
+    /* implicit writes: idiv's rax and rdx */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_idiv(b, X64_RCX),
+           x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0xf7, 0xf9, 0x48, 0x8b, 0x4d, 0xc0);
+    /* operands from a held slot are the register */
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_alu_rm(b, X64_ADD, X64_RCX, X64_RBP, -0x40),
+           x64_alu_mi(b, X64_CMP, X64_RBP, -0x40, 5)),
+          0x48, 0x89, 0x45, 0xc0, 0x48, 0x01, 0xc1, 0x48, 0x83, 0xf8, 0x05);
+    X64Buf none;
+    int32_t disp = 0;
+    x64_init(&none);
+    x64_store(&none, 8, X64_RBP, -0x40, X64_RDX);
+    assert_true(x64_mirror_of(&none, X64_RDX, &disp));
+    assert_int_equal(disp, -0x40);
+    assert_false(x64_mirror_of(&none, X64_RAX, &disp));
+    x64_call_reg(&none, X64_R11);
+    assert_false(x64_mirror_of(&none, X64_RDX, &disp));
+    x64_free(&none);
 }
 
 static void test_alu_mi(void **state)
