@@ -306,7 +306,8 @@ static void test_store_then_load(void **state)
            x64_load(b, 8, X64_RCX, X64_RBP, -0x40)),
           0x48, 0x89, 0x45, 0xc0, 0x48, 0xf7, 0xf9, 0x48, 0x8b, 0x4d, 0xc0);
     /* operands from a held slot are the register */
-    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX), x64_alu_rm(b, X64_ADD, X64_RCX, X64_RBP, -0x40),
+    CHECK((x64_store(b, 8, X64_RBP, -0x40, X64_RAX),
+           x64_alu_rm(b, X64_ADD, X64_RCX, X64_RBP, -0x40),
            x64_alu_mi(b, X64_CMP, X64_RBP, -0x40, 5)),
           0x48, 0x89, 0x45, 0xc0, 0x48, 0x01, 0xc1, 0x48, 0x83, 0xf8, 0x05);
     X64Buf none;
