@@ -394,6 +394,11 @@ static void compare(Codegen *c, const JgOp *op)
     if (widen) {
         load_value(c, X64_RAX, op->args[0]);
         sign_extend(c, X64_RAX, t);
+    } else if (slot_of(c, op->args[0], &disp) && x64_holder(&c->buf, disp) != X64_ABS &&
+               x64_holder(&c->buf, disp) != X64_RCX) {
+        /* read where it is held (not rcx, which may receive the second
+         * operand): rax keeps what it holds */
+        a = x64_holder(&c->buf, disp);
     } else {
         a = operand(c, op->args[0], X64_RAX);
     }

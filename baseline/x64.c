@@ -95,6 +95,11 @@ static X64Reg mirrored(const X64Buf *b, X64Reg base, int32_t disp)
     return X64_ABS;
 }
 
+X64Reg x64_holder(const X64Buf *b, int32_t disp)
+{
+    return mirrored(b, X64_RBP, disp);
+}
+
 bool x64_mirror_of(const X64Buf *b, X64Reg r, int32_t *disp)
 {
     if (r >= 16 || !(b->mirrors >> r & 1))

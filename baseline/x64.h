@@ -114,6 +114,8 @@ void x64_store(X64Buf *b, unsigned size, X64Reg base, int32_t disp, X64Reg src);
 void x64_lea(X64Buf *b, X64Reg dst, X64Reg base, int32_t disp);
 /* The frame slot [rbp + *disp] register r mirrors (X64Buf); false: none. */
 bool x64_mirror_of(const X64Buf *b, X64Reg r, int32_t *disp);
+/* A register that mirrors the frame slot [rbp + disp]; X64_ABS: none. */
+X64Reg x64_holder(const X64Buf *b, int32_t disp);
 /* The base of a memory operand at address `addr`: X64_ABS with *disp =
  * addr when the address fits a displacement (no instruction), else
  * `scratch` loaded with addr and *disp = 0. */
