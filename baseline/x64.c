@@ -70,10 +70,12 @@ static void wrote(X64Buf *b, X64Reg r)
  * overlapping it. */
 static void wrote_frame(X64Buf *b, int32_t disp, unsigned size)
 {
-    for (unsigned r = 0; r < 16; r++)
-        if ((b->mirrors >> r & 1) && (int64_t)b->mirror[r] < (int64_t)disp + size &&
+    for (uint32_t m = b->mirrors; m; m &= m - 1) {
+        unsigned r = (unsigned)__builtin_ctz(m);
+        if ((int64_t)b->mirror[r] < (int64_t)disp + size &&
             (int64_t)disp < (int64_t)b->mirror[r] + 8)
             b->mirrors &= ~(UINT32_C(1) << r);
+    }
 }
 
 static void mirror(X64Buf *b, X64Reg r, int32_t disp)
@@ -89,9 +91,11 @@ static X64Reg mirrored(const X64Buf *b, X64Reg base, int32_t disp)
 {
     if (base != X64_RBP)
         return X64_ABS;
-    for (unsigned r = 0; r < 16; r++)
-        if ((b->mirrors >> r & 1) && b->mirror[r] == disp)
+    for (uint32_t m = b->mirrors; m; m &= m - 1) {
+        unsigned r = (unsigned)__builtin_ctz(m);
+        if (b->mirror[r] == disp)
             return (X64Reg)r;
+    }
     return X64_ABS;
 }
 
