@@ -59,10 +59,12 @@ static void u64(X64Buf *b, uint64_t v)
 
 /* ---- frame slots mirrored in registers (X64Buf.mirrors) ---- */
 
-/* r was written: it mirrors nothing. */
+/* r was written: it mirrors nothing (rbp: no slot is where it was). */
 static void wrote(X64Buf *b, X64Reg r)
 {
-    if (r < 16)
+    if (r == X64_RBP)
+        b->mirrors = 0;
+    else if (r < 16)
         b->mirrors &= ~(UINT32_C(1) << r);
 }
 
