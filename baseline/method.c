@@ -168,6 +168,46 @@ static X64Reg result_reg(const Codegen *c, JgVal result)
     return c->scratch;
 }
 
+/* Whether lower_binary lowers `opcode` (two-address ALU operations). */
+static bool lowered_binary(uint32_t opcode)
+{
+    switch ((JgOpcode)opcode) {
+    case JG_OP_ADD:
+    case JG_OP_SUB:
+    case JG_OP_MUL:
+    case JG_OP_AND:
+    case JG_OP_OR:
+    case JG_OP_XOR:
+    case JG_OP_PTRADD:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether the lowering of `opcode` other than lower_binary's computes a
+ * result in a slot where result_reg says, writing no scratch register
+ * after it has chosen it: comparisons, shifts by a constant, casts, loads. */
+static bool result_in_scratch(uint32_t opcode)
+{
+    switch ((JgOpcode)opcode) {
+    case JG_OP_ICMP:
+    case JG_OP_SHL:
+    case JG_OP_LSHR:
+    case JG_OP_ASHR:
+    case JG_OP_ZEXT:
+    case JG_OP_TRUNC:
+    case JG_OP_PTRTOINT:
+    case JG_OP_INTTOPTR:
+    case JG_OP_BITCAST:
+    case JG_OP_SEXT:
+    case JG_OP_LOAD:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* How far choose_scratch looks ahead in a block for reads of a slot. */
 #define SCRATCH_LOOKAHEAD 16
 
@@ -215,42 +255,20 @@ static X64Reg choose_scratch(Codegen *c, uint32_t b, uint32_t i, const JgOp *op)
 {
     static const X64Reg candidates[3] = {X64_RAX, X64_RDX, X64_RCX};
     bool rcx_free = true;
-    switch ((JgOpcode)op->opcode) {
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-    case JG_OP_MUL:
-    case JG_OP_AND:
-    case JG_OP_OR:
-    case JG_OP_XOR:
-    case JG_OP_PTRADD: {
-        int32_t disp;
+    int32_t disp;
+    if (lowered_binary(op->opcode))
         rcx_free = op->nargs == 2 && (reg_of(c, op->args[1]) != NO_REG ||
                                       (op->opcode != JG_OP_MUL && slot_of(c, op->args[1], &disp)));
-        break;
-    }
-    case JG_OP_ICMP:
-    case JG_OP_SHL:
-    case JG_OP_LSHR:
-    case JG_OP_ASHR:
-    case JG_OP_ZEXT:
-    case JG_OP_TRUNC:
-    case JG_OP_PTRTOINT:
-    case JG_OP_INTTOPTR:
-    case JG_OP_BITCAST:
-    case JG_OP_SEXT:
-    case JG_OP_LOAD:
-        break;
-    default:
+    else if (!result_in_scratch(op->opcode))
         return X64_RAX;
-    }
     X64Reg best = X64_RAX;
     int best_score = -1;
     for (uint32_t k = 0; k < 3; k++) {
         X64Reg r = candidates[k];
         if (r == X64_RCX && !rcx_free)
             continue;
-        int32_t disp, at;
         int score = 2; /* holds nothing */
+        int32_t at;
         if (x64_mirror_of(&c->buf, r, &disp)) {
             bool first = op->nargs > 0 && slot_of(c, op->args[0], &at) && at == disp;
             bool other = false;
@@ -1176,16 +1194,11 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
 {
     if (bl_no_code(c, op))
         return; /* a repeat or renaming of another value, or unread (homes.c) */
-    switch ((JgOpcode)op->opcode) {
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-    case JG_OP_MUL:
-    case JG_OP_AND:
-    case JG_OP_OR:
-    case JG_OP_XOR:
-    case JG_OP_PTRADD:
+    if (lowered_binary(op->opcode)) {
         lower_binary(c, op);
         return;
+    }
+    switch ((JgOpcode)op->opcode) {
     case JG_OP_ICMP:
         lower_icmp(c, op);
         return;
