@@ -412,6 +412,11 @@ static uint64_t run_on(BlGraph *bg, BlFrame *f, uint32_t cap, uint32_t id, bool 
         if (returned && bg->capacity > cap) {
             BlFrame *bigger = alloca(sizeof *bigger + 8 * (size_t)bg->capacity);
             memcpy(bigger, f, sizeof *f + 8 * (size_t)cap);
+            /* the old frame stays in this C frame (or the caller's scratch
+             * space) until the activation returns, where the conservative
+             * collector would keep alive what its stale slots point to (a
+             * list a loop has long dropped) */
+            memset(f, 0, sizeof *f + 8 * (size_t)cap);
             f = bigger;
             cap = bg->capacity;
         }
