@@ -254,6 +254,9 @@ static bool slot_read_later(const Codegen *c, uint32_t b, uint32_t from, int32_t
 static X64Reg choose_scratch(Codegen *c, uint32_t b, uint32_t i, const JgOp *op)
 {
     static const X64Reg candidates[3] = {X64_RAX, X64_RDX, X64_RCX};
+    if ((op->result && c->alias[op->result] == op->result && c->reg[op->result] != NO_REG) ||
+        bl_no_code(c, op))
+        return X64_RAX; /* result_reg takes the home register, or no code */
     bool rcx_free = true;
     int32_t disp;
     if (lowered_binary(op->opcode))
@@ -261,19 +264,21 @@ static X64Reg choose_scratch(Codegen *c, uint32_t b, uint32_t i, const JgOp *op)
                                       (op->opcode != JG_OP_MUL && slot_of(c, op->args[1], &disp)));
     else if (!result_in_scratch(op->opcode))
         return X64_RAX;
+    /* the operands' slots (these ops have one or two operands) */
+    int32_t arg_slot[2];
+    bool in_slot[2] = {false, false};
+    for (uint32_t a = 0; a < op->nargs && a < 2; a++)
+        in_slot[a] = slot_of(c, op->args[a], &arg_slot[a]);
     X64Reg best = X64_RAX;
     int best_score = -1;
-    for (uint32_t k = 0; k < 3; k++) {
+    for (uint32_t k = 0; k < 3 && best_score < 3; k++) {
         X64Reg r = candidates[k];
         if (r == X64_RCX && !rcx_free)
             continue;
         int score = 2; /* holds nothing */
-        int32_t at;
         if (x64_mirror_of(&c->buf, r, &disp)) {
-            bool first = op->nargs > 0 && slot_of(c, op->args[0], &at) && at == disp;
-            bool other = false;
-            for (uint32_t a = 1; a < op->nargs; a++)
-                other |= slot_of(c, op->args[a], &at) && at == disp;
+            bool first = in_slot[0] && arg_slot[0] == disp;
+            bool other = in_slot[1] && arg_slot[1] == disp;
             if (other || slot_read_later(c, b, i, disp))
                 score = 0; /* still wanted: another choice keeps it */
             else
@@ -412,13 +417,11 @@ static void compare(Codegen *c, const JgOp *op)
     if (widen) {
         load_value(c, X64_RAX, op->args[0]);
         sign_extend(c, X64_RAX, t);
-    } else if (slot_of(c, op->args[0], &disp) && x64_holder(&c->buf, disp) != X64_ABS &&
-               x64_holder(&c->buf, disp) != X64_RCX) {
-        /* read where it is held (not rcx, which may receive the second
-         * operand): rax keeps what it holds */
-        a = x64_holder(&c->buf, disp);
     } else {
-        a = operand(c, op->args[0], X64_RAX);
+        /* read where a scratch register holds it (not rcx, which may receive
+         * the second operand): rax keeps what it holds */
+        X64Reg held = slot_of(c, op->args[0], &disp) ? x64_holder(&c->buf, disp) : X64_ABS;
+        a = held != X64_ABS && held != X64_RCX ? held : operand(c, op->args[0], X64_RAX);
     }
     if (immediate(c, op->args[1], t, is_signed, &imm)) {
         if (imm == 0) /* the same flags as cmp a, 0 (OF and CF clear), shorter */
