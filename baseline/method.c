@@ -1987,6 +1987,19 @@ static void lower_terminator(Codegen *c, uint32_t block)
 
 /* ---- the method ---- */
 
+/* After an entry at block bk (other than the graph's entry, whose
+ * arguments its caller still holds): the frame's slots that held bk's
+ * pointer parameters are cleared. The frame lives as long as the
+ * activation, and the conservative collector would otherwise keep alive
+ * what a slot pointed to on entry, such as the head of a list the loop
+ * entered here walks and drops. */
+static void clear_pointer_slots(Codegen *c, const JgBlock *bk)
+{
+    for (uint32_t i = 0; i < bk->nparams; i++)
+        if (jg_value(c->g, bk->params[i])->type == JG_PTR)
+            x64_mov_mi(&c->buf, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, 0);
+}
+
 /* Prologue, and the entry of every enterable block: its parameters from
  * the frame's slots. */
 static void emit_entry(Codegen *c)
@@ -2022,6 +2035,8 @@ static void emit_entry(Codegen *c)
             x64_load(b, 8, X64_RAX, FRAME, slot);
             store_result(c, v, X64_RAX);
         }
+        if (blk != 0)
+            clear_pointer_slots(c, bk);
         x64_jmp(b, c->labels[blk - c->lo]);
         x64_place(b, next);
     }
