@@ -1995,9 +1995,15 @@ static void lower_terminator(Codegen *c, uint32_t block)
  * entered here walks and drops. */
 static void clear_pointer_slots(Codegen *c, const JgBlock *bk)
 {
-    for (uint32_t i = 0; i < bk->nparams; i++)
-        if (jg_value(c->g, bk->params[i])->type == JG_PTR)
-            x64_mov_mi(&c->buf, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, 0);
+    bool zero = false; /* rax is 0: the parameters are in their homes */
+    for (uint32_t i = 0; i < bk->nparams; i++) {
+        if (jg_value(c->g, bk->params[i])->type != JG_PTR)
+            continue;
+        if (!zero)
+            x64_alu_rr(&c->buf, X64_XOR, X64_RAX, X64_RAX);
+        zero = true;
+        x64_store(&c->buf, 8, FRAME, BL_FRAME_SLOTS + 8 * (int32_t)i, X64_RAX);
+    }
 }
 
 /* Prologue, and the entry of every enterable block: its parameters from
