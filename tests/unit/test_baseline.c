@@ -2057,6 +2057,61 @@ static void test_consolidation_after_growth(void **state)
     jg_baseline_free(bl);
 }
 
+/* The backend's record of `g` (open addressing on the graph's address). */
+static BlGraph *graph_record(JgBaseline *bl, const JgGraph *g)
+{
+    for (uint32_t i = 0; i < bl->graphs_cap; i++)
+        if (bl->graphs[i] && bl->graphs[i]->graph == g)
+            return bl->graphs[i];
+    fail_msg("graph %s has no record", g->name);
+    return NULL;
+}
+
+/* A method entered at a block other than the graph's entry clears the
+ * frame slots of that block's pointer parameters once it has loaded them
+ * (the frame outlives the method, and a conservative collector would keep
+ * alive what they point to); integers are left as they are, and so are the
+ * arguments of an entry at the graph's first block (its caller holds
+ * them). The method is called here the way runtime.c's run_on calls it. */
+static void test_entry_clears_pointer_slots(void **state)
+{
+    (void)state;
+    JgBaseline *bl = baseline();
+    JgGraph *g = residual("entry_slots", JG_I64, 2, (JgType[]){JG_PTR, JG_I64});
+    uint32_t head = jg_block_new(g, 3, (JgType[]){JG_PTR, JG_I64, JG_PTR});
+    g->blocks.items[head].flags |= JG_BLOCK_ENTRY;
+    go(g, 0, head, 3, (JgVal[]){P(g, 0, 0), P(g, 0, 1), P(g, 0, 0)});
+    /* the second pointer is read, the first is not */
+    JgVal word = jg_emit(g, head, JG_OP_LOAD, JG_I64, 1, (JgVal[]){P(g, head, 2)});
+    jg_set_return(g, head, op2(g, head, JG_OP_ADD, JG_I64, P(g, head, 1), word));
+    compile(bl, g);
+    uint64_t cell = 5;
+    assert_int_equal(same(bl, g, (uint64_t[]){addr(&cell), 37}), 42);
+    BlGraph *bg = graph_record(bl, g);
+    uint32_t id = bg->ids[head];
+    const BlMethod *me = &bg->methods[BL_BLOCKID_METHOD(id)];
+    struct {
+        BlFrame f;
+        uint64_t slots[3];
+    } frame = {.slots = {addr(&cell), 37, addr(&cell)}};
+    assert_int_equal(me->fn(BL_BLOCKID_BLOCK(id), &frame.f, NULL), BL_BLOCKID_RETURN);
+    assert_int_equal(frame.f.result, 42);
+    assert_int_equal(frame.slots[0], 0);
+    assert_int_equal(frame.slots[1], 37);
+    assert_int_equal(frame.slots[2], 0);
+    /* the graph's entry: its arguments stay */
+    uint32_t entry = bg->ids[0];
+    frame.slots[0] = addr(&cell);
+    frame.slots[1] = 37;
+    frame.slots[2] = 0;
+    const BlMethod *first = &bg->methods[BL_BLOCKID_METHOD(entry)];
+    assert_int_equal(first->fn(BL_BLOCKID_BLOCK(entry), &frame.f, NULL), BL_BLOCKID_RETURN);
+    assert_int_equal(frame.f.result, 42);
+    assert_int_equal(frame.slots[0], addr(&cell));
+    assert_int_equal(frame.slots[1], 37);
+    jg_baseline_free(bl);
+}
+
 static void test_flexswitch_many_cases(void **state)
 {
     (void)state;
@@ -3113,6 +3168,7 @@ int main(int argc, char **argv)
         cmocka_unit_test_setup_teardown(test_flexswitch, setup, teardown),
         cmocka_unit_test_setup_teardown(test_consolidation_after_growth, setup, teardown),
         cmocka_unit_test_setup_teardown(test_flexswitch_many_cases, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_entry_clears_pointer_slots, setup, teardown),
         cmocka_unit_test_setup_teardown(test_every_type_across_methods, setup, teardown),
         cmocka_unit_test_setup_teardown(test_results_from_cases, setup, teardown),
         cmocka_unit_test_setup_teardown(test_alloca_outlives_method, setup, teardown),
