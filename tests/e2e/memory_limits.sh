@@ -8,7 +8,8 @@
 #  - --stats reports run.heap_limit (the limit given, or half the physical
 #    memory by default) and run.heap_bytes within it;
 #  - bad sizes are refused with status 2 and the usual message;
-#  - what a handed-over loop has dropped is collected (lcg_lists in 30 MB);
+#  - what a handed-over loop has dropped is collected (lcg_lists in 30 MB,
+#    48 MB without the baseline tier);
 #  - under a JIT budget too small for anything, and one half of what a run
 #    uses, compiled engines print the interpreter's output, and --stats
 #    shows jit.memory_budget and the refusals (jit.memory_refused).
@@ -108,13 +109,19 @@ done
 # stale slots on the C stack, and at 30 MB while a frame slot kept the
 # pointer a method was entered with (method.c, clear_pointer_slots): the
 # conservative collector found there the list heads of earlier rounds.
+# Where there is no baseline tier (the tiered default is LLVM's code, whose
+# stack slots keep more alive: bench/ANALYSIS.md) the bound is the old 48 MB.
 lcg=$here/../../bench/unseen/lcg_lists.tlc
-"$tlc" run --max-heap=30M "$lcg" 200000 >"$work/out" 2>"$work/err"
+heap=48M
+for engine in "$@"; do
+    [ "$engine" = baseline ] && heap=30M
+done
+"$tlc" run --max-heap=$heap "$lcg" 200000 >"$work/out" 2>"$work/err"
 st=$?
 if [ "$st" = 0 ] && [ ! -s "$work/err" ] && [ "$(wc -l <"$work/out")" = 3 ]; then
     pass
 else
-    fail "lcg_lists in 30 MB: status $st, stderr '$(head -c 300 "$work/err")'"
+    fail "lcg_lists in $heap: status $st, stderr '$(head -c 300 "$work/err")'"
 fi
 
 # the JIT's budget: the interpreter's output whatever the budget
