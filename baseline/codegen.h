@@ -175,10 +175,47 @@ static inline bool bl_divide_inline(const JgOp *op)
            op->type >= JG_I8 && op->type <= JG_I64;
 }
 
+/* Whether method.c's lower_binary lowers `opcode` (two-address ALU
+ * operations, always inline). */
+static inline bool bl_alu_binary(uint32_t opcode)
+{
+    switch ((JgOpcode)opcode) {
+    case JG_OP_ADD:
+    case JG_OP_SUB:
+    case JG_OP_MUL:
+    case JG_OP_AND:
+    case JG_OP_OR:
+    case JG_OP_XOR:
+    case JG_OP_PTRADD:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether `opcode` is a cast between integers and pointers, or a bitcast:
+ * a move or an extension in method.c, always inline. */
+static inline bool bl_move_cast(uint32_t opcode)
+{
+    switch ((JgOpcode)opcode) {
+    case JG_OP_ZEXT:
+    case JG_OP_SEXT:
+    case JG_OP_TRUNC:
+    case JG_OP_PTRTOINT:
+    case JG_OP_INTTOPTR:
+    case JG_OP_BITCAST:
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* Whether the lowering of `op` calls out of the method (clobbering the
  * caller-saved registers): what method.c does not inline. */
 static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
 {
+    if (bl_alu_binary(op->opcode) || bl_move_cast(op->opcode))
+        return false;
     switch ((JgOpcode)op->opcode) {
     case JG_OP_SHL:
     case JG_OP_LSHR:
@@ -189,21 +226,8 @@ static inline bool bl_op_calls(const JgGraph *g, const JgOp *op)
     case JG_OP_SDIV:
     case JG_OP_SREM:
         return !bl_divide_inline(op);
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-    case JG_OP_MUL:
-    case JG_OP_AND:
-    case JG_OP_OR:
-    case JG_OP_XOR:
-    case JG_OP_PTRADD:
     case JG_OP_ICMP:
     case JG_OP_SELECT:
-    case JG_OP_ZEXT:
-    case JG_OP_TRUNC:
-    case JG_OP_PTRTOINT:
-    case JG_OP_INTTOPTR:
-    case JG_OP_BITCAST:
-    case JG_OP_SEXT:
     case JG_OP_LOAD:
     case JG_OP_STORE:
     case JG_OP_PROMOTE:

@@ -168,39 +168,18 @@ static X64Reg result_reg(const Codegen *c, JgVal result)
     return c->scratch;
 }
 
-/* Whether lower_binary lowers `opcode` (two-address ALU operations). */
-static bool lowered_binary(uint32_t opcode)
-{
-    switch ((JgOpcode)opcode) {
-    case JG_OP_ADD:
-    case JG_OP_SUB:
-    case JG_OP_MUL:
-    case JG_OP_AND:
-    case JG_OP_OR:
-    case JG_OP_XOR:
-    case JG_OP_PTRADD:
-        return true;
-    default:
-        return false;
-    }
-}
-
 /* Whether the lowering of `opcode` other than lower_binary's computes a
  * result in a slot where result_reg says, writing no scratch register
  * after it has chosen it: comparisons, shifts by a constant, casts, loads. */
 static bool result_in_scratch(uint32_t opcode)
 {
+    if (bl_move_cast(opcode))
+        return true;
     switch ((JgOpcode)opcode) {
     case JG_OP_ICMP:
     case JG_OP_SHL:
     case JG_OP_LSHR:
     case JG_OP_ASHR:
-    case JG_OP_ZEXT:
-    case JG_OP_TRUNC:
-    case JG_OP_PTRTOINT:
-    case JG_OP_INTTOPTR:
-    case JG_OP_BITCAST:
-    case JG_OP_SEXT:
     case JG_OP_LOAD:
         return true;
     default:
@@ -259,7 +238,7 @@ static X64Reg choose_scratch(Codegen *c, uint32_t b, uint32_t i, const JgOp *op)
         return X64_RAX; /* result_reg takes the home register, or no code */
     bool rcx_free = true;
     int32_t disp;
-    if (lowered_binary(op->opcode))
+    if (bl_alu_binary(op->opcode))
         rcx_free = op->nargs == 2 && (reg_of(c, op->args[1]) != NO_REG ||
                                       (op->opcode != JG_OP_MUL && slot_of(c, op->args[1], &disp)));
     else if (!result_in_scratch(op->opcode))
@@ -1197,7 +1176,7 @@ static void lower_op(Codegen *c, uint32_t block, const JgOp *op)
 {
     if (bl_no_code(c, op))
         return; /* a repeat or renaming of another value, or unread (homes.c) */
-    if (lowered_binary(op->opcode)) {
+    if (bl_alu_binary(op->opcode)) {
         lower_binary(c, op);
         return;
     }
