@@ -594,6 +594,7 @@ JgDriver *jg_driver_new(const void *graphs, size_t len, const JgDriverOptions *o
                                   .host_array = options->host_array,
                                   .host_array_param = options->host_array_param,
                                   .host_array_len_param = options->host_array_len_param,
+                                  .host_fields = options->host_fields,
                                   .verify = d->verify,
                                   .on_exit = pe_exit_told,
                                   .on_exit_ctx = d,

@@ -11,7 +11,9 @@
  * a loop of that graph keeps and no block parameter mixes with another
  * value (no loop changes it, no branch replaces it) is invariant. (A loop
  * that goes on through a flexswitch, a send's class say, is not closed
- * yet and shows nothing: its integers are not assumed.) If there is one, that
+ * yet and shows nothing: its integers are not assumed.) If there is one
+ * the graph uses otherwise than as a divisor (divisors alone get likely
+ * divisors, guess_divisors, and no second specialization), that
  * graph is dropped and the specialization starts again behind one guard in
  * the entry block: a flexswitch on whether each invariant integer still
  * holds its value now. Its case 1 assumes them (constants from the start,
@@ -112,15 +114,19 @@ static bool find_kept(const JgGraph *g, const uint16_t *origin, bool *kept)
 static uint16_t *find_origins(const JgGraph *g, const struct GuessProbe *probes, uint32_t nprobes,
                               bool *changed);
 
+static void find_divisors(const JgGraph *g, const uint16_t *origin, bool *divisor);
+
 /* Per host array element, whether some block parameter of `g` receives its
- * word and something else (`changed`), and whether a loop keeps it
- * (`kept`). */
-static bool find_invariants(const JgPe *pe, const JgGraph *g, bool *changed, bool *kept)
+ * word and something else (`changed`), whether a loop keeps it (`kept`),
+ * and whether a division of `g` divides by it (`divisor`). */
+static bool find_invariants(const JgPe *pe, const JgGraph *g, bool *changed, bool *kept,
+                            bool *divisor)
 {
     uint16_t *origin = find_origins(g, pe->probes, pe->nprobes, changed);
     if (!origin)
         return false;
     bool ok = find_kept(g, origin, kept);
+    find_divisors(g, origin, divisor);
     free(origin);
     return ok;
 }
@@ -199,12 +205,19 @@ const HostGuess *guess_make(JgPe *pe, const uint64_t *args)
     const JgArgShapes *shapes = pe->host_array_shapes;
     if (!shapes || !pe->nprobes)
         return NULL;
-    bool changed[PE_HOST_ARRAY_MAX] = {false}, kept[PE_HOST_ARRAY_MAX] = {false};
-    if (!find_invariants(pe, pe->rg, changed, kept))
+    bool changed[PE_HOST_ARRAY_MAX] = {false}, kept[PE_HOST_ARRAY_MAX] = {false},
+         divisor[PE_HOST_ARRAY_MAX] = {false};
+    if (!find_invariants(pe, pe->rg, changed, kept, divisor))
         return NULL;
-    bool skip[PE_HOST_ARRAY_MAX];
-    for (uint32_t j = 0; j < PE_HOST_ARRAY_MAX; j++)
+    bool skip[PE_HOST_ARRAY_MAX], beyond_division = false;
+    for (uint32_t j = 0; j < PE_HOST_ARRAY_MAX; j++) {
         skip[j] = changed[j] || !kept[j];
+        beyond_division |= !skip[j] && !divisor[j];
+    }
+    /* divisors alone: likely divisors (guess_divisors) stand in for them
+     * in this graph, without a second specialization */
+    if (!beyond_division && !pe->options.no_likely_divisors)
+        return NULL;
     HostGuess g = {0};
     host_words_now(pe, args, skip, &g);
     if (!g.n)

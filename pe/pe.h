@@ -10,6 +10,7 @@
 #include "flexswitch/flexswitch.h"
 #include "frontend/eval.h"
 #include "frontend/module.h"
+#include "jitgen/driver.h" /* JgHostFieldsFn */
 
 /* Told of every exit the partial evaluator emits (pe/exit.c): the residual
  * graph and why specialization could not go on there. */
@@ -50,6 +51,7 @@ typedef struct JgPeOptions {
      * reads (JgDriverOptions.host_array) */
     bool host_array;
     unsigned host_array_param, host_array_len_param;
+    JgHostFieldsFn host_fields; /* JgDriverOptions.host_fields; may be NULL */
 } JgPeOptions;
 
 typedef struct JgPeStats {

@@ -198,6 +198,7 @@ struct JgPe {
     uint8_t green_index[64];         /* the portal's green parameters */
     struct ValueShape *value_shapes; /* interned (pe/value_args.c) */
     JgArgShapes *arg_shapes;         /* interned (pe/value_args.c) */
+    struct HostFields *host_fields;  /* interned (pe/value_args.c) */
     uint32_t ngreen;
     /* the compilation in progress */
     JgResidual *current;
@@ -364,6 +365,9 @@ Av value_args_receive(JgPe *pe, const JgArgShapes *shapes, uint32_t i, JgVal par
 
 /* The most objects of a host array read by shape. */
 #define PE_HOST_ARRAY_MAX 256
+/* The most fields of one host array object read at the entry
+ * (JgPeOptions.host_fields). */
+#define PE_HOST_FIELDS_MAX 16
 /* A specialization for a host's call under `shapes` (NULL: none) begins,
  * the host array in residual parameter `param`. */
 void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param);
@@ -372,7 +376,7 @@ void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal 
  * it, rebuilt from its word, which is loaded (into `block`) unless the
  * specialization assumes it (host_guess; else the load is noted for
  * guess_probe); false for any other load. */
-bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, int64_t offset,
+bool value_args_host_load(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                           JgType type, Av *out);
 
 /* Whether element j of the host array is, under `shapes`, an object whose

@@ -59,10 +59,13 @@ static bool first_word(const State *s, JgVal base, uint64_t *bits)
  * stores to bytes it may touch are emitted first, in their order, except a
  * store to exactly this address and type (which the access reads or
  * replaces). Different bases at overlapping offsets may be the same object,
- * unless their first words tell them apart (first_word). */
+ * unless their first words tell them apart (first_word). A load from the
+ * host array passes them all: no store goes there. */
 void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                            JgType type)
 {
+    if (base && base == s->host_array)
+        return; /* the portal never writes the host array (JgPeOptions.host_array) */
     int64_t end = offset + (int64_t)jg_type_size(type);
     uint64_t header, other;
     bool known = first_word(s, base, &header); /* the bits, not the entry: flushing may

@@ -34,13 +34,26 @@ typedef struct ValueShape {
     struct ValueShape *next;
 } ValueShape;
 
+/* Of an object of the host array that is not a value but has words that
+ * point to objects (JgPeOptions.host_fields): its first word (a type) and
+ * those of its words that point to an object of a value shape, with the
+ * shape. Interned: equal ones are one. */
+typedef struct HostFields {
+    uint64_t first;
+    uint32_t n;
+    int64_t offset[PE_HOST_FIELDS_MAX];
+    const ValueShape *shape[PE_HOST_FIELDS_MAX];
+    struct HostFields *next;
+} HostFields;
+
 struct JgArgShapes {
     uint32_t n;              /* portal parameters */
     const ValueShape **slot; /* per parameter: NULL, passed as it is */
     /* from a host's call: per object of the host array (JgPeOptions.host_array),
-     * its shape or NULL */
+     * its shape or NULL, and if NULL its fields read at the entry or NULL */
     uint32_t narray;
     const ValueShape **array;
+    const HostFields **fields;
     struct JgArgShapes *next;
 };
 
@@ -133,11 +146,13 @@ static const ValueShape *intern_value_shape(JgPe *pe, const ValueShape *shape)
 }
 
 static const JgArgShapes *intern_arg_shapes(JgPe *pe, uint32_t n, const ValueShape **slot,
-                                            uint32_t narray, const ValueShape **array)
+                                            uint32_t narray, const ValueShape **array,
+                                            const HostFields **fields)
 {
     for (const JgArgShapes *a = pe->arg_shapes; a; a = a->next)
         if (a->n == n && memcmp(a->slot, slot, sizeof *slot * n) == 0 && a->narray == narray &&
-            (narray == 0 || memcmp(a->array, array, sizeof *array * narray) == 0))
+            (narray == 0 || (memcmp(a->array, array, sizeof *array * narray) == 0 &&
+                             memcmp(a->fields, fields, sizeof *fields * narray) == 0)))
             return a;
     JgArgShapes *a = jg_arena_alloc(&pe->arena, sizeof *a);
     a->n = n;
@@ -145,8 +160,11 @@ static const JgArgShapes *intern_arg_shapes(JgPe *pe, uint32_t n, const ValueSha
     memcpy(a->slot, slot, sizeof *slot * n);
     a->narray = narray;
     a->array = jg_arena_alloc(&pe->arena, sizeof *array * (narray + 1));
-    if (narray)
+    a->fields = jg_arena_alloc(&pe->arena, sizeof *fields * (narray + 1));
+    if (narray) {
         memcpy(a->array, array, sizeof *array * narray);
+        memcpy(a->fields, fields, sizeof *fields * narray);
+    }
     a->next = pe->arg_shapes;
     pe->arg_shapes = a;
     return a;
@@ -185,7 +203,7 @@ const JgArgShapes *value_args_pass(JgPe *pe, State *s, uint32_t block, const Fra
         any = true;
         args[i + 1] = word_of(pe, s, block, a.obj, slot[i]);
     }
-    return any ? intern_arg_shapes(pe, n, slot, 0, NULL) : NULL;
+    return any ? intern_arg_shapes(pe, n, slot, 0, NULL, NULL) : NULL;
 }
 
 /* Whether real object `p` is one of `shape`: its constant pointer fields
@@ -214,6 +232,50 @@ static const ValueShape *host_shape(const JgPe *pe, const char *p)
         if (host_object_has_shape(p, shape))
             return shape;
     return NULL;
+}
+
+static const HostFields *intern_host_fields(JgPe *pe, const HostFields *f)
+{
+    for (const HostFields *h = pe->host_fields; h; h = h->next)
+        if (h->first == f->first && h->n == f->n &&
+            memcmp(h->offset, f->offset, sizeof *f->offset * f->n) == 0 &&
+            memcmp(h->shape, f->shape, sizeof *f->shape * f->n) == 0)
+            return h;
+    HostFields *h = jg_arena_alloc(&pe->arena, sizeof *h);
+    *h = *f;
+    h->next = pe->host_fields;
+    pe->host_fields = h;
+    return h;
+}
+
+/* The fields of real object `p` (objects[j]) that point to objects of a
+ * value shape, or NULL: none, or `p` is in the array before j (two objects
+ * whose fields the entry reads must be two: the code keeps what each holds
+ * apart). */
+static const HostFields *host_fields(JgPe *pe, const char *const *objects, uint32_t j)
+{
+    const char *p = objects[j];
+    int64_t offsets[PE_HOST_FIELDS_MAX];
+    uint32_t n = p && pe->options.host_fields
+                     ? pe->options.host_fields(p, offsets, PE_HOST_FIELDS_MAX)
+                     : 0;
+    for (uint32_t k = 0; n && k < j; k++)
+        if (objects[k] == p)
+            return NULL;
+    HostFields f = {.n = 0};
+    for (uint32_t i = 0; i < n && i < PE_HOST_FIELDS_MAX; i++) {
+        const char *q;
+        memcpy(&q, p + offsets[i], sizeof q);
+        const ValueShape *shape = host_shape(pe, q);
+        if (shape && offsets[i] > 0 && offsets[i] % 8 == 0) {
+            f.offset[f.n] = offsets[i];
+            f.shape[f.n++] = shape;
+        }
+    }
+    if (!f.n)
+        return NULL;
+    memcpy(&f.first, p, sizeof f.first);
+    return intern_host_fields(pe, &f);
 }
 
 /* Whether the host array's parameters are a red pointer and a green
@@ -254,17 +316,21 @@ const JgArgShapes *jg_pe_host_shapes(JgPe *pe, uint64_t *args)
      * read here */
     uint32_t narray = 0;
     const ValueShape *array[PE_HOST_ARRAY_MAX + 1];
+    const HostFields *fields[PE_HOST_ARRAY_MAX + 1];
     if (host_array_usable(pe)) {
         const char *const *objects =
             (const char *const *)(uintptr_t)args[pe->options.host_array_param];
         uint64_t count = args[pe->options.host_array_len_param];
         if (objects && count <= PE_HOST_ARRAY_MAX)
-            for (uint32_t j = 0; j < count; j++)
-                if ((array[j] = host_shape(pe, objects[j])))
+            for (uint32_t j = 0; j < count; j++) {
+                array[j] = host_shape(pe, objects[j]);
+                fields[j] = array[j] ? NULL : host_fields(pe, objects, j);
+                if (array[j] || fields[j])
                     narray = j + 1;
+            }
     }
     any |= narray > 0;
-    return any ? intern_arg_shapes(pe, n, slot, narray, array) : NULL;
+    return any ? intern_arg_shapes(pe, n, slot, narray, array, fields) : NULL;
 }
 
 void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal param)
@@ -274,13 +340,66 @@ void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal 
     pe->host_array_shapes = on ? shapes : NULL;
 }
 
-bool value_args_host_load(JgPe *pe, const State *s, uint32_t block, JgVal base, int64_t offset,
+/* Whether a pending store at an offset in [offset, offset + 8) is through
+ * another base than `base`. */
+static bool pending_elsewhere(const State *s, JgVal base, int64_t offset)
+{
+    for (uint32_t i = 0; i < s->ncache; i++) {
+        const CacheEntry *e = &s->cache[i];
+        if (e->pending && e->base != base && e->offset < offset + 8 &&
+            offset < e->offset + (int64_t)jg_type_size((JgType)e->type))
+            return true;
+    }
+    return false;
+}
+
+/* Host array element (base, offset), an object with fields `hf`: loaded,
+ * its first word known, and each field that points to an object of a
+ * value shape read into a virtual copy stored there by a pending store.
+ * Values may be copied, so the copy stands for the object; the stores
+ * keep every such field virtual from the entry on, as in the frame
+ * specialized from its start, whatever path first writes it. One whose
+ * offset another base's pending store covers is left to plain loads
+ * (the two bases might be one object: pending_flush_aliases). */
+static Av host_load_fields(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
+                           const HostFields *hf)
+{
+    JgVal at = emit_pointer_plus(pe, block, base, offset);
+    JgVal object = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &at);
+    Av result = av_var(JG_PTR, object);
+    /* the host array does not change (JgPeOptions.host_array) */
+    cache_put(pe, s, base, offset, JG_PTR, result)->immutable = 1;
+    cache_put(pe, s, object, 0, JG_PTR, av_const(JG_PTR, hf->first))->immutable = 1;
+    for (uint32_t k = 0; k < hf->n; k++) {
+        if (pending_elsewhere(s, object, hf->offset[k]))
+            continue;
+        const ValueShape *shape = hf->shape[k];
+        JgVal field = emit_pointer_plus(pe, block, object, hf->offset[k]);
+        JgVal boxed = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &field);
+        JgVal word = 0;
+        if (shape->word_offset >= 0) {
+            JgVal w = emit_pointer_plus(pe, block, boxed, shape->word_offset);
+            word = emit_op(pe, block, JG_OP_LOAD, JG_PTR, 1, &w);
+        }
+        pending_put(pe, s, object, hf->offset[k], JG_PTR, rebuild(pe, shape, word, block));
+    }
+    return result;
+}
+
+bool value_args_host_load(JgPe *pe, State *s, uint32_t block, JgVal base, int64_t offset,
                           JgType type, Av *out)
 {
     const JgArgShapes *shapes = pe->host_array_shapes;
     if (!shapes || !base || base != s->host_array || type != JG_PTR || offset < 0 || offset % 8 ||
-        (uint64_t)offset / 8 >= shapes->narray || !shapes->array[offset / 8])
+        (uint64_t)offset / 8 >= shapes->narray)
         return false;
+    if (!shapes->array[offset / 8]) {
+        const HostFields *hf = shapes->fields[offset / 8];
+        if (!hf)
+            return false;
+        *out = host_load_fields(pe, s, block, base, offset, hf);
+        return true;
+    }
     const ValueShape *shape = shapes->array[offset / 8];
     const HostGuess *g = pe->host_guess;
     for (uint32_t k = 0; g && k < g->n; k++)

@@ -1,6 +1,8 @@
 #include "engines.h"
 
 #include "errors.h"
+#include "object.h"
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -21,6 +23,20 @@ static JgDriver *create(const JgDriverOptions *options, char *err, size_t errsiz
     return jg_driver_new(tlc_interp_graphs, len, options, err, errsize);
 }
 
+/* An instance's attributes: the words of a handed-over frame's objects that
+ * the JIT reads at the entry (JgDriverOptions.host_fields), so that the
+ * integers they hold are virtual in the loop from its first trip on. */
+static uint32_t instance_attributes(const void *object, int64_t *offsets, uint32_t max)
+{
+    const TlcObject *o = object;
+    if (o->type->kind != TLC_KIND_INSTANCE)
+        return 0;
+    uint32_t n = o->type->nattrs < max ? o->type->nattrs : max;
+    for (uint32_t i = 0; i < n; i++)
+        offsets[i] = (int64_t)(offsetof(TlcInstance, attrs) + i * sizeof(TlcObject *));
+    return n;
+}
+
 /* A tiered run that shows no code creates the driver (loading the
  * interpreter's graphs and their binding-time analysis, about 0.2 ms) only
  * when something gets hot: a short run never needs it. */
@@ -31,6 +47,7 @@ bool tlc_engines_init(const JgDriverOptions *given, char *err, size_t errsize)
     options.host_array = true;
     options.host_array_param = TLC_PORTAL_SAVED;
     options.host_array_len_param = TLC_PORTAL_NSAVED;
+    options.host_fields = instance_attributes;
     /* objects taken off the allocators' free lists by compiled code */
     options.allocators = tlc_free_list_allocators;
     options.nallocators = 2;

@@ -35,6 +35,9 @@ enum JgDump {
 #define JG_DUMP_CODE (JG_DUMP_GRAPHS | JG_DUMP_BTA | JG_DUMP_RESIDUAL | JG_DUMP_LLVM | \
                       JG_DUMP_LLVM_OPT | JG_DUMP_ASM)
 
+/* See JgDriverOptions.host_fields. */
+typedef uint32_t (*JgHostFieldsFn)(const void *object, int64_t *offsets, uint32_t max);
+
 typedef struct JgDriverOptions {
     JgEngine engine;
     unsigned dumps;   /* JgDump bits */
@@ -50,6 +53,16 @@ typedef struct JgDriverOptions {
      * it. */
     bool host_array;
     unsigned host_array_param, host_array_len_param;
+    /* host_fields (may be NULL): the words of a host array object that point
+     * to objects the portal may read and replace (TLC: an instance's
+     * attributes), as byte offsets, at most `max`; 0 for an object with none.
+     * An object that has such words begins with a word that never changes
+     * (its type). A host's call is then specialized for the value shapes of
+     * the objects they point to as well: the code reads each one's word at
+     * the entry and keeps it as a virtual object stored there (a pending
+     * store), as if the frame had just written it (docs/architecture.md,
+     * "Value arguments"). */
+    JgHostFieldsFn host_fields;
     /* allocators whose fast path compiled code (both backends) takes
      * itself (jitgen/allocator.h); the array must outlive the driver */
     const JgFreeListAllocator *allocators;

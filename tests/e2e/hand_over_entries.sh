@@ -12,7 +12,8 @@
 # brings its boxed operands in the saved stack, read by their shapes
 # (JgDriverOptions.host_array): no more promotions than from the start (the
 # guard on the integers a hand-over assumes, pe.host_guesses, is not one).
-# A handed-over loop LLVM takes over at a cold landing (error_loop's: two
+# A handed-over loop LLVM takes over at a cold landing (error_loop's with its
+# object held by another one, tests/cases/pe_cold_landing.tlc: a case and two
 # landings in one loop, llvmgen/cold.c) goes on in the optimized method: the
 # unoptimized copy the landing calls holds no loop of its own.
 #
@@ -20,6 +21,7 @@
 set -uo pipefail
 
 source "$(dirname "$0")/checks.sh"
+cases=$(cd "$(dirname "$0")/../cases" && pwd)
 general_setup "$@"
 
 specializations() {
@@ -51,14 +53,33 @@ for run in "pythagoras 300" "collatz 3000"; do
     expect "$prog $n (default): $tiered flexswitches, at most $eager" \
         [ "${tiered:-99}" -le "${eager:-0}" ]
 done
-"$tlc" run --engine=interp "$suite/error_loop.tlc" 3000 >want 2>/dev/null
+# An object the interpreter allocated before the loop, whose integer
+# attributes the trips write on different paths, is read at the entry
+# (JgDriverOptions.host_fields): the handed-over loop takes no flexswitch
+# case and is no larger than from the frame's start.
+fields="$cases/pe_host_fields.tlc"
+"$tlc" run --engine=interp "$fields" 3000 >want 2>/dev/null
+if t "pe_host_fields 3000 --engine=baseline" 0 run --engine=baseline --stats "$fields" 3000; then
+    eager=$(sed -n 's/^pe.residual_ops: //p' err)
+    if t "pe_host_fields 3000 (default)" 0 run --stats "$fields" 3000; then
+        expect "pe_host_fields 3000 (default): the interpreter's output" cmp -s out want
+        ncases=$(sed -n "s/^pe.flexswitch_cases: //p" err)
+        ops=$(sed -n 's/^pe.residual_ops: //p' err)
+        expect "pe_host_fields 3000 (default): no flexswitch case (${ncases:-none})" \
+            [ "${ncases:-1}" -eq 0 ]
+        expect "pe_host_fields 3000 (default): $ops residual operations, at most $eager" \
+            [ "${ops:-999999}" -le "${eager:-0}" ]
+    fi
+fi
+landing="$cases/pe_cold_landing.tlc"
+"$tlc" run --engine=interp "$landing" 3000 >want 2>/dev/null
 export JITGEN_TIER_UP_NOW=loops
-t "error_loop 3000 in LLVM's code from its hand-over" 1 \
-    run --jit-threshold=1000 --dump=llvm-opt "$suite/error_loop.tlc" 3000
+t "pe_cold_landing 3000 in LLVM's code from its hand-over" 1 \
+    run --jit-threshold=1000 --dump=llvm-opt "$landing" 3000
 unset JITGEN_TIER_UP_NOW
-expect "error_loop 3000 in LLVM's code: the interpreter's output" cmp -s out want
+expect "pe_cold_landing 3000 in LLVM's code: the interpreter's output" cmp -s out want
 copies=$(grep -c '^define.*\.entries(' err)
 loops=$(awk '/^define/ { copy = ($0 ~ /\.entries\(/) } copy && /llvm\.loop/ { n++ } END { print n + 0 }' err)
-expect "error_loop 3000: a copy for cold landings ($copies), no loop in it ($loops)" \
+expect "pe_cold_landing 3000: a copy for cold landings ($copies), no loop in it ($loops)" \
     [ "$copies" -ge 1 -a "$loops" -eq 0 ]
 finish

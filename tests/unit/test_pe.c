@@ -327,18 +327,26 @@ static LoopCounts run_handed_over_with(const char *name, const char *file, int64
     return c;
 }
 
-/* A modulus pushed before a loop stays a constant once the loop is handed
- * over (pe/guess.c): no division by a variable in the
- * loop, where without guessing the floor modulo divides by one twice. */
+/* Integers pushed before a loop, a modulus and an offset, stay constants
+ * once the loop is handed over (pe/guess.c): no division by a variable in
+ * the loop, where without guessing the floor modulo divides by one twice.
+ * A modulus alone, which the graph only divides by, is not assumed: its
+ * divisions are marked with it (likely divisors), one specialization. */
 static void test_hand_over_guesses_invariants(void **state)
 {
     (void)state;
-    const char *file = "../tests/cases/pe_guess_modulus.tlc";
+    const char *file = "../tests/cases/pe_guess_offset.tlc";
     JgPeStats stats;
     assert_int_equal(run_handed_over(file, 5000, "0", &stats).loop_variable_divisions, 0);
-    assert_true(stats.host_guesses > 0);
+    assert_int_equal(stats.host_guesses, 2);
     assert_true(run_handed_over(file, 5000, "1", &stats).loop_variable_divisions >= 1);
     assert_int_equal(stats.host_guesses, 0);
+    LoopCounts alone = run_handed_over("../tests/cases/pe_guess_modulus.tlc", 5000, "0", &stats);
+    assert_int_equal(stats.host_guesses, 0);
+    assert_int_equal(stats.specializations, 1);
+    assert_true(alone.loop_variable_divisions >= 1);
+    assert_int_equal(alone.loop_likely_divisions, alone.loop_variable_divisions);
+    assert_int_equal(alone.likely_divisor_sum, 10007 * (uint64_t)alone.loop_likely_divisions);
 }
 
 /* The same modulus in a loop whose send goes through a flexswitch before
