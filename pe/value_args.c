@@ -256,9 +256,8 @@ static const HostFields *host_fields(JgPe *pe, const char *const *objects, uint3
 {
     const char *p = objects[j];
     int64_t offsets[PE_HOST_FIELDS_MAX];
-    uint32_t n = p && pe->options.host_fields
-                     ? pe->options.host_fields(p, offsets, PE_HOST_FIELDS_MAX)
-                     : 0;
+    uint32_t n =
+        p && pe->options.host_fields ? pe->options.host_fields(p, offsets, PE_HOST_FIELDS_MAX) : 0;
     for (uint32_t k = 0; n && k < j; k++)
         if (objects[k] == p)
             return NULL;
