@@ -113,13 +113,11 @@ const Av *cache_get(const State *s, JgVal base, int64_t offset, JgType type)
  * new store replaces; so does an immutable word (another object's). */
 void cache_invalidate_store(State *s, JgVal base, int64_t offset, JgType type)
 {
-    int64_t end = offset + (int64_t)jg_type_size(type);
     uint32_t kept = 0;
     for (uint32_t i = 0; i < s->ncache; i++) {
         CacheEntry *e = &s->cache[i];
-        int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
         bool same = e->base == base && e->offset == offset && e->type == type;
-        if (!(e->offset < end && offset < e_end) || ((e->pending || e->immutable) && !same))
+        if (!cache_entry_overlaps(e, offset, type) || ((e->pending || e->immutable) && !same))
             s->cache[kept++] = *e;
     }
     s->ncache = kept;

@@ -99,6 +99,14 @@ typedef struct CacheEntry {
     Av value;
 } CacheEntry;
 
+/* Whether entry `e`'s bytes overlap those of an access of `type` at
+ * `offset` (of any base). */
+static inline bool cache_entry_overlaps(const CacheEntry *e, int64_t offset, JgType type)
+{
+    return e->offset < offset + (int64_t)jg_type_size(type) &&
+           offset < e->offset + (int64_t)jg_type_size((JgType)e->type);
+}
+
 /* The merge-point blocks a path went through, newest first (shared between
  * the copies of a state: nodes are never changed once linked). */
 typedef struct PathNode {

@@ -66,7 +66,6 @@ void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64
 {
     if (base && base == s->host_array)
         return; /* the portal never writes the host array (JgPeOptions.host_array) */
-    int64_t end = offset + (int64_t)jg_type_size(type);
     uint64_t header, other;
     bool known = first_word(s, base, &header); /* the bits, not the entry: flushing may
                                                    grow the cache */
@@ -76,8 +75,7 @@ void pending_flush_aliases(JgPe *pe, State *s, uint32_t block, JgVal base, int64
             continue;
         if (e->base == base && e->offset == offset && e->type == type)
             continue;
-        int64_t e_end = e->offset + (int64_t)jg_type_size((JgType)e->type);
-        if (!(e->offset < end && offset < e_end))
+        if (!cache_entry_overlaps(e, offset, type))
             continue;
         if (!known || e->base == base || !first_word(s, e->base, &other) || other == header)
             pending_flush_entry(pe, s, block, i);

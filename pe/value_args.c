@@ -263,10 +263,12 @@ static const HostFields *host_fields(JgPe *pe, const char *const *objects, uint3
             return NULL;
     HostFields f = {.n = 0};
     for (uint32_t i = 0; i < n && i < PE_HOST_FIELDS_MAX; i++) {
+        if (offsets[i] <= 0 || offsets[i] % 8)
+            continue; /* not a word after the first */
         const char *q;
         memcpy(&q, p + offsets[i], sizeof q);
         const ValueShape *shape = host_shape(pe, q);
-        if (shape && offsets[i] > 0 && offsets[i] % 8 == 0) {
+        if (shape) {
             f.offset[f.n] = offsets[i];
             f.shape[f.n++] = shape;
         }
@@ -339,14 +341,13 @@ void value_args_host_array(JgPe *pe, State *s, const JgArgShapes *shapes, JgVal 
     pe->host_array_shapes = on ? shapes : NULL;
 }
 
-/* Whether a pending store at an offset in [offset, offset + 8) is through
+/* Whether a pending store to a pointer's bytes at `offset` is through
  * another base than `base`. */
 static bool pending_elsewhere(const State *s, JgVal base, int64_t offset)
 {
     for (uint32_t i = 0; i < s->ncache; i++) {
         const CacheEntry *e = &s->cache[i];
-        if (e->pending && e->base != base && e->offset < offset + 8 &&
-            offset < e->offset + (int64_t)jg_type_size((JgType)e->type))
+        if (e->pending && e->base != base && cache_entry_overlaps(e, offset, JG_PTR))
             return true;
     }
     return false;
